@@ -1,0 +1,78 @@
+# mnw - all-against-all Needleman-Wunsch. See README.md.
+# make            build bin/mnw (CPU path; MPI/CUDA/hwloc detected and reported)
+# make test       build and run every test; ends with "N passed, N failed"
+# make demo       install missing packages, build, align the bundled 16S sample
+# make bench-cpu  CPU benchmark against parasail and vsearch (bench/)
+# Switches: asan=1 (AddressSanitizer+UBSan), tsan=1 (ThreadSanitizer), debug=1
+
+CC      ?= gcc
+CSTD    := -std=c11
+WARN    := -Wall -Wextra -Werror
+OPT     := -O3
+ifeq ($(debug),1)
+OPT     := -O0 -g
+endif
+SAN :=
+ifeq ($(asan),1)
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -g
+endif
+ifeq ($(tsan),1)
+SAN := -fsanitize=thread -g
+endif
+CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu
+LDLIBS  := -lz -lm -pthread $(SAN)
+
+# Optional components: detected, reported by `make info`; built when their
+# code lands (MPI: issue 5, CUDA: issue 6).
+NVCC    := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+MPICC   := $(shell command -v mpicc 2>/dev/null)
+HWLOC   := $(shell pkg-config --exists hwloc 2>/dev/null && echo yes)
+
+B := build
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+TEST_LIB_SRC := $(wildcard tests/ref/*.c)
+TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
+
+.PHONY: all info test test-quick demo bench-cpu clean
+all: bin/mnw
+
+info:
+	@echo "cc: $(CC)"; echo "nvcc: $(or $(NVCC),not found)"; \
+	echo "mpicc: $(or $(MPICC),not found)"; echo "hwloc: $(or $(HWLOC),not found)"
+
+# SIMD kernels: one source compiled per instruction set (never -march=native).
+$(B)/workers/cpu/nw_avx2.o: CFLAGS += -mavx2
+$(B)/workers/cpu/nw_sse41.o: CFLAGS += -msse4.1
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/libmnw.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+bin/mnw: $(B)/src/main.o $(B)/libmnw.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
+
+test: bin/mnw $(TEST_BIN)
+	@bash tests/run.sh
+
+demo:
+	@bash tests/../scripts/demo.sh
+
+bench-cpu: bin/mnw
+	@$(MAKE) -C bench cpu
+
+clean:
+	rm -rf $(B) bin
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,60 @@
+/* aln.c - see aln.h. */
+#include "aln.h"
+
+#include "util.h"
+
+const char mnw_op_char[4] = {'=', 'X', 'I', 'D'};
+
+void mnw_aln_init(mnw_aln *a) { memset(a, 0, sizeof *a); }
+
+void mnw_aln_free(mnw_aln *a)
+{
+    free(a->ops);
+    memset(a, 0, sizeof *a);
+}
+
+void mnw_aln_clear(mnw_aln *a)
+{
+    a->nops = 0;
+    a->score = 0;
+}
+
+void mnw_aln_push(mnw_aln *a, int op, uint32_t len)
+{
+    if (len == 0) return;
+    if (a->nops && MNW_RUN_OP(a->ops[a->nops - 1]) == (uint32_t)op) {
+        a->ops[a->nops - 1] += len << 2;
+        return;
+    }
+    if (a->nops == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 256;
+        a->ops = mnw_xrealloc(a->ops, a->cap * sizeof *a->ops);
+    }
+    a->ops[a->nops++] = MNW_RUN(len, op);
+}
+
+void mnw_aln_reverse(mnw_aln *a)
+{
+    for (size_t i = 0, j = a->nops; i + 1 < j; i++, j--) {
+        uint32_t t = a->ops[i];
+        a->ops[i] = a->ops[j - 1];
+        a->ops[j - 1] = t;
+    }
+}
+
+void mnw_aln_stats(const mnw_aln *a, mnw_alnstats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (size_t k = 0; k < a->nops; k++) {
+        uint32_t len = MNW_RUN_LEN(a->ops[k]);
+        st->length += len;
+        switch (MNW_RUN_OP(a->ops[k])) {
+        case MNW_OP_EQ: st->matches += len; break;
+        case MNW_OP_X: st->mismatches += len; break;
+        default:
+            st->gaps += len;
+            st->gap_opens++;
+            break;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/* util.h - error type, checked allocation, CHECK macros for pthread calls.
+ *
+ * Ownership: mnw_err is a caller-owned value; functions that fail fill it and
+ * return non-zero. Only main() exits.
+ * Thread-safety: everything here is reentrant; mnw_xmalloc aborts the process
+ * (with file:line) on out-of-memory, which is the one fatal error not reported
+ * through mnw_err.
+ */
+#ifndef MNW_UTIL_H
+#define MNW_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MNW_ERR_MAX 1024
+
+/* An error message, "FILE:LINE: reason" for input errors. */
+typedef struct {
+    char msg[MNW_ERR_MAX];
+} mnw_err;
+
+/* printf-style: sets e->msg (e may be NULL). Always returns -1. */
+int mnw_err_set(mnw_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void *mnw_xmalloc_at(size_t n, const char *file, int line);
+void *mnw_xcalloc_at(size_t n, size_t sz, const char *file, int line);
+void *mnw_xrealloc_at(void *p, size_t n, const char *file, int line);
+char *mnw_xstrdup_at(const char *s, const char *file, int line);
+#define mnw_xmalloc(n) mnw_xmalloc_at((n), __FILE__, __LINE__)
+#define mnw_xcalloc(n, s) mnw_xcalloc_at((n), (s), __FILE__, __LINE__)
+#define mnw_xrealloc(p, n) mnw_xrealloc_at((p), (n), __FILE__, __LINE__)
+#define mnw_xstrdup(s) mnw_xstrdup_at((s), __FILE__, __LINE__)
+
+/* Fatal: prints "mnw: FILE:LINE: what: strerror(rc)" and aborts. For calls
+ * whose failure means a broken invariant (pthread_mutex_lock, ...). */
+void mnw_die_rc(const char *file, int line, const char *what, int rc)
+    __attribute__((noreturn));
+
+/* CHECK_PT(pthread_call(...)): pthread functions return an error number. */
+#define CHECK_PT(call)                                                        \
+    do {                                                                      \
+        int mnw_rc_ = (call);                                                 \
+        if (mnw_rc_ != 0) mnw_die_rc(__FILE__, __LINE__, #call, mnw_rc_);     \
+    } while (0)
+
+/* Monotonic seconds. */
+double mnw_now(void);
+
+#endif

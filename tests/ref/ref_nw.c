@@ -1,0 +1,99 @@
+/* ref_nw.c - see ref_nw.h. Plain on purpose: no SIMD, no banding, no tricks. */
+#include "ref_nw.h"
+
+#include <stdlib.h>
+
+#include "util.h"
+
+#define NEG (INT64_MIN / 4)
+
+void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, int n, mnw_aln *out)
+{
+    size_t w = (size_t)n + 1;
+    int64_t *H = mnw_xmalloc((size_t)(m + 1) * w * sizeof *H);
+    int64_t *E = mnw_xmalloc((size_t)(m + 1) * w * sizeof *E);
+    int64_t *F = mnw_xmalloc((size_t)(m + 1) * w * sizeof *F);
+#define AT(M, r, c) M[(size_t)(r)*w + (size_t)(c)]
+    int64_t go = sc->gap_open, ge = sc->gap_extend;
+    for (int r = 0; r <= m; r++) {
+        AT(H, r, 0) = sc->free_ends ? 0 : -mnw_gapcost(sc, r);
+        AT(E, r, 0) = NEG;
+        AT(F, r, 0) = NEG;
+    }
+    for (int c = 0; c <= n; c++) {
+        AT(H, 0, c) = sc->free_ends ? 0 : -mnw_gapcost(sc, c);
+        AT(E, 0, c) = NEG;
+        AT(F, 0, c) = NEG;
+    }
+    for (int r = 1; r <= m; r++) {
+        for (int c = 1; c <= n; c++) {
+            int64_t e_open = AT(H, r - 1, c) - go, e_ext = AT(E, r - 1, c) - ge;
+            int64_t f_open = AT(H, r, c - 1) - go, f_ext = AT(F, r, c - 1) - ge;
+            int64_t e = e_open > e_ext ? e_open : e_ext;
+            int64_t f = f_open > f_ext ? f_open : f_ext;
+            int64_t d = AT(H, r - 1, c - 1) + mnw_sub(sc, a[r - 1], b[c - 1]);
+            int64_t h = d;
+            if (e > h) h = e;
+            if (f > h) h = f;
+            AT(E, r, c) = e;
+            AT(F, r, c) = f;
+            AT(H, r, c) = h;
+        }
+    }
+    /* End cell: (m, n); with free end gaps the best cell of the last row
+     * (ties: largest column) or, if strictly better, of the last column
+     * (ties: largest row). */
+    int re = m, ce = n;
+    if (sc->free_ends) {
+        int bc = 0, br = 0;
+        for (int c = 0; c <= n; c++)
+            if (AT(H, m, c) >= AT(H, m, bc)) bc = c;
+        for (int r = 0; r <= m; r++)
+            if (AT(H, r, n) >= AT(H, br, n)) br = r;
+        if (AT(H, m, bc) >= AT(H, br, n)) {
+            re = m;
+            ce = bc;
+        } else {
+            re = br;
+            ce = n;
+        }
+    }
+    mnw_aln_clear(out);
+    out->score = (int32_t)AT(H, re, ce);
+    /* trailing overhang, then the trace-back proper; built end first */
+    mnw_aln_push(out, MNW_OP_I, (uint32_t)(m - re));
+    mnw_aln_push(out, MNW_OP_D, (uint32_t)(n - ce));
+    enum { SH, SE, SF } st = SH;
+    int r = re, c = ce;
+    while (r > 0 && c > 0) {
+        if (st == SH) {
+            int64_t d = AT(H, r - 1, c - 1) + mnw_sub(sc, a[r - 1], b[c - 1]);
+            if (AT(H, r, c) == d) {
+                int same = a[r - 1] == b[c - 1] && mnw_code_is_base(a[r - 1]);
+                mnw_aln_push(out, same ? MNW_OP_EQ : MNW_OP_X, 1);
+                r--;
+                c--;
+                continue;
+            }
+            st = AT(H, r, c) == AT(E, r, c) ? SE : SF;
+        }
+        if (st == SE) {
+            int ext = AT(E, r - 1, c) - ge > AT(H, r - 1, c) - go;
+            mnw_aln_push(out, MNW_OP_I, 1);
+            r--;
+            st = ext ? SE : SH;
+        } else {
+            int ext = AT(F, r, c - 1) - ge > AT(H, r, c - 1) - go;
+            mnw_aln_push(out, MNW_OP_D, 1);
+            c--;
+            st = ext ? SF : SH;
+        }
+    }
+    mnw_aln_push(out, MNW_OP_I, (uint32_t)r);
+    mnw_aln_push(out, MNW_OP_D, (uint32_t)c);
+    mnw_aln_reverse(out);
+#undef AT
+    free(H);
+    free(E);
+    free(F);
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tests/run.sh - runs every C unit test (build/tests/test_*) and shell test
+# (tests/sh/t_*.sh), counts their "ok"/"not ok" lines and ends with
+# "N passed, N failed". A test program that exits non-zero without printing a
+# failing line counts as one failure. Usage: tests/run.sh [FILTER]
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+filter=${1:-}
+pass=0; fail=0
+log=$(mktemp)
+run_one() {
+    local name=$1; shift
+    local t0=$(date +%s)
+    "$@" >"$log" 2>&1
+    local rc=$?
+    local p f
+    p=$(grep -c '^ok - ' "$log")
+    f=$(grep -c '^not ok - ' "$log")
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "not ok - $name exited with status $rc" >>"$log"
+        f=1
+    fi
+    pass=$((pass + p)); fail=$((fail + f))
+    printf '%-40s %4d passed %3d failed  (%ds)\n' "$name" "$p" "$f" $(( $(date +%s) - t0 ))
+    if [ "$f" -ne 0 ]; then grep -v '^ok - ' "$log" | head -60 | sed 's/^/    /'; fi
+}
+for t in build/tests/test_*; do
+    [ -x "$t" ] || continue
+    case "$t" in *"$filter"*) ;; *) continue ;; esac
+    run_one "$(basename "$t")" "$t"
+done
+for t in tests/sh/t_*.sh; do
+    [ -f "$t" ] || continue
+    case "$t" in *"$filter"*) ;; *) continue ;; esac
+    run_one "$(basename "$t")" bash "$t"
+done
+rm -f "$log"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

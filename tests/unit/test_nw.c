@@ -1,0 +1,216 @@
+/* test_nw.c - every CPU kernel variant (AVX2/SSE4.1 x 16/32-bit) and the
+ * dispatcher against the plain reference aligner: random sequences in every
+ * scoring mode, edge cases (length 0 and 1, very different lengths, all-N,
+ * no overlap), and overflow-prone scores that force 32-bit lanes. Each
+ * alignment must also be self-consistent: its ops consume both sequences
+ * and re-score to the reported score. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nw_cpu.h"
+#include "nw_kernel.h"
+#include "ref_nw.h"
+#include "tap.h"
+
+static uint64_t rng = 88172645463325252ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+/* random sequence; `amb` percent ambiguity codes; `rel` a related source */
+static void rand_seq(uint8_t *s, int len, int amb, const uint8_t *rel, int rel_len)
+{
+    for (int i = 0; i < len; i++) {
+        if (rel && i < rel_len && rnd() % 100 < 85) s[i] = rel[i];
+        else s[i] = (uint8_t)(rnd() % 4);
+        if ((int)(rnd() % 100) < amb) s[i] = (uint8_t)(4 + rnd() % 11);
+    }
+}
+
+/* Re-score ops against the sequences; returns 1 if they consume a and b
+ * exactly and the score equals aln->score. */
+static int consistent(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, int n, const mnw_aln *al)
+{
+    int r = 0, c = 0;
+    int64_t s = 0;
+    for (size_t k = 0; k < al->nops; k++) {
+        uint32_t len = MNW_RUN_LEN(al->ops[k]), op = MNW_RUN_OP(al->ops[k]);
+        if (len == 0) return 0;
+        if (k > 0 && MNW_RUN_OP(al->ops[k - 1]) == op) return 0;
+        if (op == MNW_OP_EQ || op == MNW_OP_X) {
+            for (uint32_t x = 0; x < len; x++, r++, c++) {
+                if (r >= m || c >= n) return 0;
+                int eq = a[r] == b[c] && a[r] < 4;
+                if (eq != (op == MNW_OP_EQ)) return 0;
+                s += mnw_sub(sc, a[r], b[c]);
+            }
+        } else {
+            int terminal = (r == 0 && c == 0) || k + 1 == al->nops;
+            if (!(sc->free_ends && terminal)) s -= mnw_gapcost(sc, len);
+            if (op == MNW_OP_I) r += (int)len;
+            else c += (int)len;
+        }
+    }
+    /* with free end gaps a leading I run followed by a D run (or the
+     * reverse) is only possible when one sequence is empty: both terminal */
+    return r == m && c == n && s == al->score;
+}
+
+static int same(const mnw_aln *x, const mnw_aln *y)
+{
+    return x->score == y->score && x->nops == y->nops && memcmp(x->ops, y->ops, x->nops * sizeof *x->ops) == 0;
+}
+
+typedef struct {
+    const char *name;
+    mnw_kernel_fn fn;
+    int lanes;
+    int wide; /* 32-bit */
+} variant;
+
+static const mnw_scoring modes[] = {
+    {4, -5, 10, 10, 0}, /* default: linear */
+    {4, -5, 16, 4, 0},  /* affine */
+    {4, -5, 10, 10, 1}, /* linear, free end gaps */
+    {2, -3, 5, 2, 1},   /* affine, free end gaps */
+    {1, 0, 0, 0, 0},    /* degenerate: zero penalties, many ties */
+    {5, -4, 12, 1, 0},  /* affine, cheap extension */
+};
+static const char *mode_name[] = {"linear", "affine", "linear+free-ends", "affine+free-ends", "zero-gap", "affine-cheap-ext"};
+
+#define MAXL 700
+
+int main(void)
+{
+    __builtin_cpu_init();
+    variant vs[4];
+    int nv = 0;
+    if (__builtin_cpu_supports("avx2")) {
+        vs[nv++] = (variant){"avx2_16", mnw_nw_avx2_16, 16, 0};
+        vs[nv++] = (variant){"avx2_32", mnw_nw_avx2_32, 8, 1};
+    }
+    vs[nv++] = (variant){"sse41_16", mnw_nw_sse41_16, 8, 0};
+    vs[nv++] = (variant){"sse41_32", mnw_nw_sse41_32, 4, 1};
+    T_OK(mnw_cpu_isa() != NULL, "an instruction set is available: %s", mnw_cpu_isa());
+
+    mnw_cpu_ws *ws = mnw_cpu_ws_new();
+    static uint8_t qs[MAXL], ts[16][MAXL];
+    mnw_aln out[16], ref;
+    for (int l = 0; l < 16; l++) mnw_aln_init(&out[l]);
+    mnw_aln_init(&ref);
+
+    /* random property tests: each mode x variant, groups of various shapes */
+    for (size_t mi = 0; mi < sizeof modes / sizeof *modes; mi++) {
+        const mnw_scoring *sc = &modes[mi];
+        for (int v = 0; v < nv; v++) {
+            int bad = 0, checked = 0, incons = 0;
+            for (int it = 0; it < 12; it++) {
+                int shape = it % 6;
+                int m = shape == 0 ? 1 + (int)(rnd() % 3) : shape == 1 ? 0 : 20 + (int)(rnd() % 300);
+                int amb = it % 4 == 3 ? 30 : 2;
+                rand_seq(qs, m, amb, NULL, 0);
+                int count = 1 + (int)(rnd() % (unsigned)vs[v].lanes);
+                const uint8_t *tp[16];
+                int n[16];
+                for (int l = 0; l < count; l++) {
+                    int len;
+                    if (shape == 2) len = (int)(rnd() % 4);            /* tiny vs long */
+                    else if (shape == 3) len = 400 + (int)(rnd() % 300); /* much longer */
+                    else len = m + (int)(rnd() % 41) - 20;
+                    if (len < 0) len = 0;
+                    rand_seq(ts[l], len, amb, qs, m);
+                    tp[l] = ts[l];
+                    n[l] = len;
+                }
+                if (!vs[v].wide) {
+                    int fits = 1;
+                    for (int l = 0; l < count; l++) fits &= mnw_fits16(sc, m, n[l]);
+                    if (!fits) continue;
+                }
+                vs[v].fn(ws, sc, qs, m, tp, n, count, out);
+                for (int l = 0; l < count; l++) {
+                    ref_nw(sc, qs, m, tp[l], n[l], &ref);
+                    checked++;
+                    if (!same(&out[l], &ref)) bad++;
+                    if (!consistent(sc, qs, m, tp[l], n[l], &out[l])) incons++;
+                }
+            }
+            T_OK(bad == 0 && checked > 0, "%s %s: %d random pairs identical to the reference (%d differ)",
+                 vs[v].name, mode_name[mi], checked, bad);
+            T_OK(incons == 0, "%s %s: ops consume both sequences and re-score to the score", vs[v].name, mode_name[mi]);
+        }
+    }
+
+    /* edge cases through the dispatcher */
+    for (size_t mi = 0; mi < sizeof modes / sizeof *modes; mi++) {
+        const mnw_scoring *sc = &modes[mi];
+        struct { int m, n, amb; const char *what; } cases[] = {
+            {1, 1, 0, "length 1 vs 1"}, {1, 500, 0, "length 1 vs 500"}, {500, 1, 0, "500 vs 1"},
+            {0, 5, 0, "empty vs 5"},     {5, 0, 0, "5 vs empty"},       {0, 0, 0, "empty vs empty"},
+            {300, 300, 100, "all ambiguity codes"}, {31, 33, 0, "31 vs 33"}, {650, 20, 0, "650 vs 20"},
+        };
+        for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+            rand_seq(qs, cases[k].m, cases[k].amb, NULL, 0);
+            rand_seq(ts[0], cases[k].n, cases[k].amb, NULL, 0);
+            if (cases[k].amb == 100) {
+                memset(qs, MNW_CODE_N, (size_t)cases[k].m);
+                memset(ts[0], MNW_CODE_N, (size_t)cases[k].n);
+            }
+            const uint8_t *tp[1] = {ts[0]};
+            int n[1] = {cases[k].n};
+            mnw_cpu_align(ws, sc, qs, cases[k].m, tp, n, 1, out);
+            ref_nw(sc, qs, cases[k].m, ts[0], cases[k].n, &ref);
+            T_OK(same(&out[0], &ref) && consistent(sc, qs, cases[k].m, ts[0], cases[k].n, &out[0]),
+                 "%s: %s (score %d, ref %d)", mode_name[mi], cases[k].what, out[0].score, ref.score);
+        }
+    }
+
+    /* unrelated sequences: no overlap worth having with free end gaps */
+    {
+        mnw_scoring sc = {4, -5, 10, 10, 1};
+        memset(qs, 0, 50);
+        memset(ts[0], 1, 50);
+        const uint8_t *tp[1] = {ts[0]};
+        int n[1] = {50};
+        mnw_cpu_align(ws, &sc, qs, 50, tp, n, 1, out);
+        ref_nw(&sc, qs, 50, ts[0], 50, &ref);
+        T_OK(same(&out[0], &ref) && out[0].score == 0, "free end gaps, no overlap: score 0 (%d)", out[0].score);
+    }
+
+    /* scores that overflow int16: the dispatcher must choose 32-bit lanes */
+    {
+        mnw_scoring sc = {900, -900, 1000, 1000, 0};
+        int m = 600;
+        rand_seq(qs, m, 2, NULL, 0);
+        const uint8_t *tp[16];
+        int n[16];
+        for (int l = 0; l < 11; l++) {
+            n[l] = 550 + l * 7;
+            rand_seq(ts[l], n[l], 2, qs, m);
+            tp[l] = ts[l];
+        }
+        T_OK(!mnw_fits16(&sc, m, n[0]), "int16 bound rejects 600 x 550 at +-900/1000");
+        mnw_cpu_align(ws, &sc, qs, m, tp, n, 11, out);
+        int bad = 0;
+        for (int l = 0; l < 11; l++) {
+            ref_nw(&sc, qs, m, tp[l], n[l], &ref);
+            if (!same(&out[l], &ref)) bad++;
+        }
+        T_OK(bad == 0, "32-bit lanes: 11 large-score pairs identical to the reference (%d differ)", bad);
+    }
+    {
+        mnw_scoring sc = {4, -5, 10, 10, 0};
+        T_OK(mnw_fits16(&sc, 1700, 1700), "int16 bound accepts 16S lengths (1700 x 1700) at +4/-5/10");
+        T_OK(mnw_fits16(&sc, 3000, 3000) == 1, "int16 bound accepts 3000 x 3000 at +4/-5/10");
+        T_OK(!mnw_fits16(&sc, 10000, 10000), "int16 bound rejects 10000 x 10000 at +4/-5/10");
+    }
+
+    for (int l = 0; l < 16; l++) mnw_aln_free(&out[l]);
+    mnw_aln_free(&ref);
+    mnw_cpu_ws_free(ws);
+    return t_exit();
+}

@@ -1,0 +1,54 @@
+/* nw_avx2.c - AVX2 instantiations of nw_simd.h: 16 lanes of int16
+ * (saturating) and 8 lanes of int32. Compiled with -mavx2 only; called only
+ * after cpuid says AVX2 is there (nw_cpu.c). */
+#include <immintrin.h>
+#include <stdlib.h>
+
+#include "nw_kernel.h"
+#include "util.h"
+
+#define V_T __m256i
+#define V_LOAD(p) _mm256_load_si256(p)
+#define V_STORE(p, v) _mm256_store_si256((p), (v))
+#define V_MASK(v) _mm256_movemask_epi8(v)
+
+#define V_NAME mnw_nw_avx2_16
+#define S_T int16_t
+#define LANES 16
+#define V_LSTRIDE 2
+#define V_LO 0x55555555u
+#define V_HI 0xAAAAAAAAu
+#define V_NEG INT16_MIN
+#define V_SET1(x) _mm256_set1_epi16(x)
+#define V_ADD(a, b) _mm256_adds_epi16((a), (b))
+#define V_MAX(a, b) _mm256_max_epi16((a), (b))
+#define V_CMPEQ(a, b) _mm256_cmpeq_epi16((a), (b))
+#define V_CMPGT(a, b) _mm256_cmpgt_epi16((a), (b))
+#include "nw_simd.h"
+#undef V_NAME
+#undef S_T
+#undef LANES
+#undef V_LSTRIDE
+#undef V_LO
+#undef V_HI
+#undef V_NEG
+#undef V_SET1
+#undef V_ADD
+#undef V_MAX
+#undef V_CMPEQ
+#undef V_CMPGT
+
+#define V_NAME mnw_nw_avx2_32
+#define S_T int32_t
+#define LANES 8
+#define V_LSTRIDE 4
+#define V_LO 0x11111111u
+#define V_HI 0x22222222u
+#define V_NEG (-(1 << 29))
+#define V_SET1(x) _mm256_set1_epi32(x)
+#define V_ADD(a, b) _mm256_add_epi32((a), (b))
+#define V_MAX(a, b) _mm256_max_epi32((a), (b))
+#define V_CMPEQ(a, b) _mm256_cmpeq_epi32((a), (b))
+#define V_CMPGT(a, b) _mm256_cmpgt_epi32((a), (b))
+#include "nw_simd.h"
+

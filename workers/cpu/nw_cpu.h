@@ -1,0 +1,45 @@
+/* nw_cpu.h - the CPU aligner: exact Needleman-Wunsch with trace-back, many
+ * pairs at once in SIMD lanes (inter-sequence vectorisation).
+ *
+ * One query (sequence i, the DP rows) is aligned against up to
+ * mnw_cpu_lanes() targets (sequences j, the columns) per kernel call, one
+ * target per lane: 16-bit lanes when mnw_fits16() proves no overflow is
+ * possible, 32-bit lanes otherwise. The instruction set (AVX2 or SSE4.1) is
+ * picked once at run time from cpuid; MNW_SIMD=sse41|avx2 in the environment
+ * forces one (tests compare both). Results are exactly those of the
+ * reference aligner (tests/ref) for every scoring mode: same score, same
+ * alignment (the tie-break rule of docs/SCORING.md).
+ *
+ * Ownership: a workspace is owned by one thread; it grows to the largest
+ * batch seen (about m * max(n) * 4 bytes of direction bits per 16 lanes,
+ * twice that with affine gaps) and is released by mnw_cpu_ws_free.
+ * Thread-safety: any number of threads may align at once, each with its own
+ * workspace; mnw_cpu_isa() is safe to call from any thread.
+ */
+#ifndef MNW_NW_CPU_H
+#define MNW_NW_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aln.h"
+#include "score.h"
+
+typedef struct mnw_cpu_ws mnw_cpu_ws;
+
+mnw_cpu_ws *mnw_cpu_ws_new(void);
+void mnw_cpu_ws_free(mnw_cpu_ws *ws);
+
+/* "avx2" or "sse41": the instruction set in use (resolved on first call). */
+const char *mnw_cpu_isa(void);
+/* Lanes of the 16-bit kernel of the instruction set in use (16 or 8). */
+int mnw_cpu_lanes(void);
+
+/* Aligns query q (length m) with each of the count targets t[k] (length
+ * n[k]) and fills out[k]. Any count >= 0 (split into lane groups inside;
+ * the caller groups targets of similar length for speed: lanes of one group
+ * run to the longest target). Lengths 0 are allowed. */
+void mnw_cpu_align(mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+                   const uint8_t *const *t, const int *n, int count, mnw_aln *out);
+
+#endif

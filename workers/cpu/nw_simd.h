@@ -1,0 +1,214 @@
+/* nw_simd.h - the CPU kernel, written once and instantiated per instruction
+ * set and score width by nw_avx2.c and nw_sse41.c (they define the V_* macros
+ * below and include this file). Private to workers/cpu.
+ *
+ * Layout: one query q (rows r = 1..m) against LANES targets (columns
+ * c = 1..n_l, one target per lane). The DP walks row by row; a row holds one
+ * vector per column. Lanes whose target is shorter than the longest compute
+ * padding columns past their end; those never feed a cell at or before the
+ * lane's own last column, so results are exact.
+ *
+ * Direction bits (docs/SCORING.md): for each cell vector one movemask word
+ * with two bits per lane (bit at lane * V_LSTRIDE and the one above):
+ *   linear: bit0 = H came from the diagonal, bit1 = H came from above (I)
+ *   affine: word 0 as linear (bit1 = H equals E), word 1: bit0 = E extended
+ *           (strictly better than opening), bit1 = F extended
+ * Trace-back precedence: diagonal, then I (above), then D (left); a gap is
+ * opened rather than extended on a tie.
+ *
+ * Required macros: V_NAME (function name), V_T (vector type), S_T (lane score
+ * type), LANES, V_LSTRIDE (movemask bits per lane), V_LO / V_HI (movemask
+ * bit masks of bit0 / bit1 of every lane), V_NEG (the -inf sentinel),
+ * V_SET1, V_ADD (saturating for 16 bit), V_MAX, V_CMPEQ, V_CMPGT, V_MASK
+ * (movemask_epi8), V_LOAD, V_STORE (aligned).
+ */
+
+void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+                   const uint8_t *const *t, const int *n, int count, mnw_aln *out)
+{
+    int nl[LANES];
+    int maxn = 0;
+    for (int l = 0; l < LANES; l++) {
+        nl[l] = l < count ? n[l] : 0;
+        if (nl[l] > maxn) maxn = nl[l];
+    }
+    const int affine = mnw_scoring_affine(sc);
+    const int fe = sc->free_ends;
+    const size_t W = (size_t)maxn + 1; /* vectors per row, column 0 included */
+
+    /* Which codes occur in the query: one profile row per code present. */
+    int slot[MNW_NCODES];
+    int nslot = 0;
+    for (int k = 0; k < MNW_NCODES; k++) slot[k] = -1;
+    for (int r = 0; r < m; r++)
+        if (slot[q[r]] < 0) slot[q[r]] = nslot++;
+
+    size_t rows_need = (2 + (size_t)nslot) * W * sizeof(V_T);
+    mnw_ws_reserve(&ws->rows, &ws->rows_bytes, rows_need);
+    V_T *hrow = (V_T *)ws->rows;
+    V_T *erow = hrow + W;
+    V_T *prof = erow + W;
+    S_T *profs = (S_T *)prof;
+    for (int k = 0; k < MNW_NCODES; k++) {
+        if (slot[k] < 0) continue;
+        S_T *p = profs + (size_t)slot[k] * W * LANES;
+        for (int l = 0; l < LANES; l++) p[l] = 0;
+        for (int l = 0; l < LANES; l++) {
+            const uint8_t *tl = t[l < count ? l : 0];
+            for (int c = 1; c <= nl[l]; c++) p[(size_t)c * LANES + l] = (S_T)mnw_sub(sc, (uint8_t)k, tl[c - 1]);
+            for (int c = nl[l] + 1; c <= maxn; c++) p[(size_t)c * LANES + l] = 0;
+        }
+    }
+
+    size_t words = (size_t)m * (size_t)maxn * (affine ? 2 : 1);
+    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, words * sizeof(uint32_t) + 64);
+    uint32_t *dir = (uint32_t *)ws->dir;
+    size_t lc_need = (size_t)LANES * ((size_t)m + 1);
+    if (fe && ws->lastcol_n < lc_need) {
+        free(ws->lastcol);
+        ws->lastcol = mnw_xmalloc(lc_need * sizeof(int32_t));
+        ws->lastcol_n = lc_need;
+    }
+
+    const S_T go = (S_T)sc->gap_open, ge = (S_T)sc->gap_extend;
+    const V_T vgo = V_SET1((S_T)-go), vge = V_SET1((S_T)-ge);
+    const V_T vneg = V_SET1((S_T)V_NEG);
+    /* row 0 */
+    for (size_t c = 0; c <= (size_t)maxn; c++) {
+        S_T h0 = fe ? 0 : (S_T)-mnw_gapcost(sc, (int64_t)c);
+        V_STORE(&hrow[c], V_SET1(h0));
+        V_STORE(&erow[c], vneg);
+    }
+    if (fe)
+        for (int l = 0; l < LANES; l++) ws->lastcol[(size_t)l * (m + 1)] = 0;
+
+    for (int r = 1; r <= m; r++) {
+        const V_T *pr = prof + (size_t)slot[q[r - 1]] * W;
+        V_T hdiag = V_LOAD(&hrow[0]);
+        V_T hleft = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r));
+        V_STORE(&hrow[0], hleft);
+        if (!affine) {
+            uint32_t *dr = dir + (size_t)(r - 1) * maxn;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up = V_LOAD(&hrow[c]);
+                V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
+                V_T u = V_ADD(up, vgo);
+                V_T lf = V_ADD(hleft, vgo);
+                V_T h = V_MAX(V_MAX(d, u), lf);
+                dr[c - 1] = ((uint32_t)V_MASK(V_CMPEQ(h, d)) & V_LO) | ((uint32_t)V_MASK(V_CMPEQ(h, u)) & V_HI);
+                V_STORE(&hrow[c], h);
+                hdiag = up;
+                hleft = h;
+            }
+        } else {
+            uint32_t *dr = dir + (size_t)(r - 1) * maxn * 2;
+            V_T f = vneg;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up = V_LOAD(&hrow[c]);
+                V_T eo = V_ADD(up, vgo), ex = V_ADD(V_LOAD(&erow[c]), vge);
+                V_T e = V_MAX(eo, ex);
+                V_T fo = V_ADD(hleft, vgo), fx = V_ADD(f, vge);
+                f = V_MAX(fo, fx);
+                V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
+                V_T h = V_MAX(V_MAX(d, e), f);
+                dr[2 * (c - 1)] = ((uint32_t)V_MASK(V_CMPEQ(h, d)) & V_LO) | ((uint32_t)V_MASK(V_CMPEQ(h, e)) & V_HI);
+                dr[2 * (c - 1) + 1] = ((uint32_t)V_MASK(V_CMPGT(ex, eo)) & V_LO) | ((uint32_t)V_MASK(V_CMPGT(fx, fo)) & V_HI);
+                V_STORE(&hrow[c], h);
+                V_STORE(&erow[c], e);
+                hdiag = up;
+                hleft = h;
+            }
+        }
+        if (fe) {
+            const S_T *hs = (const S_T *)hrow;
+            for (int l = 0; l < count; l++)
+                ws->lastcol[(size_t)l * (m + 1) + r] = hs[(size_t)nl[l] * LANES + l];
+        }
+    }
+
+    /* End cells, then trace-back, lane by lane. */
+    const S_T *hs = (const S_T *)hrow;
+    for (int l = 0; l < count; l++) {
+        mnw_aln *o = &out[l];
+        int nn = nl[l];
+        int re = m, ce = nn;
+        int32_t best = hs[(size_t)nn * LANES + l];
+        if (fe) {
+            int bc = 0, br = 0;
+            int32_t vbc = hs[l], vbr = ws->lastcol[(size_t)l * (m + 1)];
+            for (int c = 0; c <= nn; c++)
+                if (hs[(size_t)c * LANES + l] >= vbc) {
+                    vbc = hs[(size_t)c * LANES + l];
+                    bc = c;
+                }
+            const int32_t *lc = ws->lastcol + (size_t)l * (m + 1);
+            for (int r = 0; r <= m; r++)
+                if (lc[r] >= vbr) {
+                    vbr = lc[r];
+                    br = r;
+                }
+            if (vbc >= vbr) {
+                re = m;
+                ce = bc;
+                best = vbc;
+            } else {
+                re = br;
+                ce = nn;
+                best = vbr;
+            }
+        }
+        mnw_aln_clear(o);
+        o->score = best;
+        mnw_aln_push(o, MNW_OP_I, (uint32_t)(m - re));
+        mnw_aln_push(o, MNW_OP_D, (uint32_t)(nn - ce));
+        const uint8_t *tl = t[l];
+        const int sh = l * V_LSTRIDE;
+        int r = re, c = ce;
+        if (!affine) {
+            while (r > 0 && c > 0) {
+                uint32_t w = dir[(size_t)(r - 1) * maxn + (size_t)(c - 1)] >> sh;
+                if (w & 1) {
+                    uint8_t a = q[r - 1], b = tl[c - 1];
+                    mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
+                    r--;
+                    c--;
+                } else if (w & 2) {
+                    mnw_aln_push(o, MNW_OP_I, 1);
+                    r--;
+                } else {
+                    mnw_aln_push(o, MNW_OP_D, 1);
+                    c--;
+                }
+            }
+        } else {
+            int st = 0; /* 0 = H, 1 = E (I), 2 = F (D) */
+            while (r > 0 && c > 0) {
+                const uint32_t *wp = dir + 2 * ((size_t)(r - 1) * maxn + (size_t)(c - 1));
+                if (st == 0) {
+                    uint32_t w = wp[0] >> sh;
+                    if (w & 1) {
+                        uint8_t a = q[r - 1], b = tl[c - 1];
+                        mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
+                        r--;
+                        c--;
+                        continue;
+                    }
+                    st = (w & 2) ? 1 : 2;
+                }
+                uint32_t x = wp[1] >> sh;
+                if (st == 1) {
+                    mnw_aln_push(o, MNW_OP_I, 1);
+                    r--;
+                    st = (x & 1) ? 1 : 0;
+                } else {
+                    mnw_aln_push(o, MNW_OP_D, 1);
+                    c--;
+                    st = (x & 2) ? 2 : 0;
+                }
+            }
+        }
+        mnw_aln_push(o, MNW_OP_I, (uint32_t)r);
+        mnw_aln_push(o, MNW_OP_D, (uint32_t)c);
+        mnw_aln_reverse(o);
+    }
+}
