@@ -63,11 +63,18 @@ $(B)/tests/%: tests/unit/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
 
-test: bin/mnw $(TEST_BIN)
+# test tools (run by tests/sh scripts, not tests themselves)
+$(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
+
+TEST_TOOLS := $(B)/tools/check_output
+
+test: bin/mnw $(TEST_BIN) $(TEST_TOOLS)
 	@bash tests/run.sh
 
 demo:
-	@bash tests/../scripts/demo.sh
+	@bash scripts/demo.sh
 
 bench-cpu: bin/mnw
 	@$(MAKE) -C bench cpu

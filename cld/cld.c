@@ -1,0 +1,56 @@
+/* cld.c - see cld.h. */
+#include "cld.h"
+
+#include <stdlib.h>
+
+void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw_writer *w)
+{
+    memset(c, 0, sizeof *c);
+    c->npairs = npairs;
+    c->wl = wl;
+    c->window = window < 1 ? 1 : window;
+    c->slots = mnw_xcalloc(c->window, sizeof *c->slots);
+    c->w = w;
+}
+
+void mnw_cld_free(mnw_cld *c)
+{
+    for (uint64_t s = 0; s < c->window; s++) mnw_result_free(c->slots[s]);
+    free(c->slots);
+    c->slots = NULL;
+}
+
+int mnw_cld_next(mnw_cld *c, mnw_range *r)
+{
+    if (c->next_k >= c->npairs) return -1;
+    if (c->next_k >= c->watermark + c->window * c->wl) return 0;
+    r->k0 = c->next_k;
+    r->count = c->npairs - c->next_k < c->wl ? c->npairs - c->next_k : c->wl;
+    c->next_k += r->count;
+    return 1;
+}
+
+int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e)
+{
+    uint64_t k0 = res->r.k0;
+    uint64_t slot = (k0 / c->wl) % c->window;
+    if (k0 % c->wl || k0 < c->watermark || k0 >= c->next_k || c->slots[slot]) {
+        mnw_result_free(res);
+        return mnw_err_set(e, "result for pairs from %llu was not expected (not handed out, or received twice)",
+                           (unsigned long long)k0);
+    }
+    c->slots[slot] = res;
+    for (;;) {
+        uint64_t s = (c->watermark / c->wl) % c->window;
+        mnw_result *x = c->slots[s];
+        if (!x || x->r.k0 != c->watermark) break;
+        for (int o = 0; o < MNW_NOUT; o++)
+            if (mnw_writer_append(c->w, o, x->data[o].p, x->data[o].len, e)) return -1;
+        c->watermark += x->r.count;
+        c->cells += x->cells;
+        c->slots[s] = NULL;
+        mnw_result_free(x);
+        if (c->watermark == c->npairs) break;
+    }
+    return 0;
+}

@@ -1,0 +1,170 @@
+/* nld.c - see nld.h. */
+#include "nld.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "log.h"
+
+typedef struct {
+    const mnw_nld_cfg *cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t todo_cv, done_cv;
+    mnw_range *todo; /* ring of pending work lists */
+    size_t todo_cap, todo_head, todo_n;
+    mnw_result *done_head, *done_tail;
+    int no_more; /* the link has no more work */
+    int stop;    /* error: workers quit */
+    mnw_err werr;
+    int werr_set;
+} nld_state;
+
+typedef struct {
+    nld_state *st;
+    int id;
+} worker_arg;
+
+static void *worker_main(void *p)
+{
+    worker_arg *a = p;
+    nld_state *st = a->st;
+    char name[24];
+    snprintf(name, sizeof name, "cpu%d", a->id);
+    mnw_log_set_thread(name);
+    mnw_cpu_worker w;
+    mnw_cpu_worker_init(&w, st->cfg->js);
+    for (;;) {
+        CHECK_PT(pthread_mutex_lock(&st->mu));
+        while (!st->stop && st->todo_n == 0 && !st->no_more) CHECK_PT(pthread_cond_wait(&st->todo_cv, &st->mu));
+        if (st->stop || st->todo_n == 0) {
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            break;
+        }
+        mnw_range r = st->todo[st->todo_head];
+        st->todo_head = (st->todo_head + 1) % st->todo_cap;
+        st->todo_n--;
+        CHECK_PT(pthread_cond_signal(&st->done_cv)); /* queue ran lower: the comm thread may pull */
+        CHECK_PT(pthread_mutex_unlock(&st->mu));
+
+        mnw_err e;
+        mnw_result *res = mnw_cpu_worker_run(&w, r, &e);
+
+        CHECK_PT(pthread_mutex_lock(&st->mu));
+        if (!res) {
+            if (!st->werr_set) {
+                st->werr = e;
+                st->werr_set = 1;
+            }
+            st->stop = 1;
+            CHECK_PT(pthread_cond_broadcast(&st->todo_cv));
+        } else {
+            if (st->done_tail) st->done_tail->next = res;
+            else st->done_head = res;
+            st->done_tail = res;
+        }
+        CHECK_PT(pthread_cond_signal(&st->done_cv));
+        CHECK_PT(pthread_mutex_unlock(&st->mu));
+    }
+    mnw_cpu_worker_free(&w);
+    return NULL;
+}
+
+int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
+{
+    nld_state st;
+    memset(&st, 0, sizeof st);
+    st.cfg = cfg;
+    CHECK_PT(pthread_mutex_init(&st.mu, NULL));
+    CHECK_PT(pthread_cond_init(&st.todo_cv, NULL));
+    CHECK_PT(pthread_cond_init(&st.done_cv, NULL));
+    size_t target = (size_t)cfg->workers + (size_t)(cfg->prefetch > 0 ? cfg->prefetch : 0);
+    st.todo_cap = target + 1;
+    st.todo = mnw_xcalloc(st.todo_cap, sizeof *st.todo);
+
+    pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
+    worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);
+    for (int k = 0; k < cfg->workers; k++) {
+        args[k] = (worker_arg){&st, k};
+        CHECK_PT(pthread_create(&th[k], NULL, worker_main, &args[k]));
+    }
+
+    uint64_t inflight = 0; /* taken from the link, not yet delivered */
+    int rc = 0;
+    double last_tick = mnw_now();
+    CHECK_PT(pthread_mutex_lock(&st.mu));
+    for (;;) {
+        /* pull: keep `target` lists queued (one per worker + prefetch) */
+        while (!st.no_more && !st.stop && st.todo_n < target) {
+            mnw_range r;
+            int got = link->next(link->ctx, &r);
+            if (got < 0) {
+                st.no_more = 1;
+                CHECK_PT(pthread_cond_broadcast(&st.todo_cv));
+            } else if (got == 0) {
+                break;
+            } else {
+                st.todo[(st.todo_head + st.todo_n) % st.todo_cap] = r;
+                st.todo_n++;
+                inflight++;
+                CHECK_PT(pthread_cond_signal(&st.todo_cv));
+            }
+        }
+        if (st.stop) break;
+        if (!st.done_head) {
+            if (st.no_more && inflight == 0) break;
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 250 * 1000 * 1000;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            int w = pthread_cond_timedwait(&st.done_cv, &st.mu, &ts);
+            if (w != 0 && w != ETIMEDOUT) mnw_die_rc(__FILE__, __LINE__, "pthread_cond_timedwait", w);
+        }
+        mnw_result *list = st.done_head;
+        st.done_head = st.done_tail = NULL;
+        CHECK_PT(pthread_mutex_unlock(&st.mu));
+        while (list) {
+            mnw_result *nx = list->next;
+            list->next = NULL;
+            inflight--;
+            if (!rc && link->deliver(link->ctx, list, e)) rc = -1;
+            else if (rc) mnw_result_free(list);
+            list = nx;
+        }
+        double now = mnw_now();
+        if (link->tick && now - last_tick >= 0.5) {
+            link->tick(link->ctx);
+            last_tick = now;
+        }
+        CHECK_PT(pthread_mutex_lock(&st.mu));
+        if (rc) {
+            st.stop = 1;
+            CHECK_PT(pthread_cond_broadcast(&st.todo_cv));
+            break;
+        }
+    }
+    if (st.stop) CHECK_PT(pthread_cond_broadcast(&st.todo_cv));
+    CHECK_PT(pthread_mutex_unlock(&st.mu));
+    for (int k = 0; k < cfg->workers; k++) CHECK_PT(pthread_join(th[k], NULL));
+    if (!rc && st.werr_set) {
+        *e = st.werr;
+        rc = -1;
+    }
+    while (st.done_head) {
+        mnw_result *nx = st.done_head->next;
+        mnw_result_free(st.done_head);
+        st.done_head = nx;
+    }
+    if (!rc && link->tick) link->tick(link->ctx);
+    free(th);
+    free(args);
+    free(st.todo);
+    CHECK_PT(pthread_cond_destroy(&st.todo_cv));
+    CHECK_PT(pthread_cond_destroy(&st.done_cv));
+    CHECK_PT(pthread_mutex_destroy(&st.mu));
+    return rc;
+}

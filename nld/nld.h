@@ -1,0 +1,40 @@
+/* nld.h - the node-level dispatcher: keeps a queue of work lists filled
+ * from its link to the CLD (pulling when it runs low), feeds the CPU worker
+ * threads, and passes finished results back through the link.
+ *
+ * The link abstracts where work comes from: in one process it calls the
+ * CLD directly (main.c); with MPI (a later transport) it exchanges messages.
+ * Ownership: results are handed to link->deliver, which takes them.
+ * Thread-safety: mnw_nld_run is called by one thread (the comm thread),
+ * which is also the only thread that calls the link; workers only touch
+ * the queues.
+ */
+#ifndef MNW_NLD_H
+#define MNW_NLD_H
+
+#include "cpu_worker.h"
+#include "result.h"
+#include "util.h"
+
+typedef struct {
+    /* 1: *r filled; 0: none right now; -1: no more work */
+    int (*next)(void *ctx, mnw_range *r);
+    /* takes ownership of res; 0 or -1 with e set (fatal) */
+    int (*deliver)(void *ctx, mnw_result *res, mnw_err *e);
+    /* called about twice a second from the comm thread (may be NULL) */
+    void (*tick)(void *ctx);
+    void *ctx;
+} mnw_nld_link;
+
+typedef struct {
+    const mnw_job_spec *js;
+    int workers;  /* CPU worker threads, >= 1 */
+    int prefetch; /* work lists kept queued beyond one per worker */
+} mnw_nld_cfg;
+
+/* Runs until the link has no more work and every result is delivered.
+ * Returns 0, or -1 with e set (a worker or delivery failed; all threads are
+ * joined before it returns). */
+int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e);
+
+#endif

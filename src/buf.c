@@ -1,0 +1,80 @@
+/* buf.c - see buf.h. */
+#include "buf.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "util.h"
+
+void mnw_buf_init(mnw_buf *b) { memset(b, 0, sizeof *b); }
+
+void mnw_buf_free(mnw_buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+void mnw_buf_reserve(mnw_buf *b, size_t extra)
+{
+    if (b->len + extra <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + extra) cap *= 2;
+    b->p = mnw_xrealloc(b->p, cap);
+    b->cap = cap;
+}
+
+void mnw_buf_put(mnw_buf *b, const void *data, size_t n)
+{
+    mnw_buf_reserve(b, n);
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+void mnw_buf_puts(mnw_buf *b, const char *s) { mnw_buf_put(b, s, strlen(s)); }
+
+void mnw_buf_put_u64(mnw_buf *b, uint64_t v)
+{
+    char tmp[24];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    mnw_buf_reserve(b, (size_t)k);
+    while (k) b->p[b->len++] = tmp[--k];
+}
+
+void mnw_buf_put_i64(mnw_buf *b, int64_t v)
+{
+    if (v < 0) {
+        mnw_buf_putc(b, '-');
+        mnw_buf_put_u64(b, (uint64_t)(-(v + 1)) + 1);
+    } else {
+        mnw_buf_put_u64(b, (uint64_t)v);
+    }
+}
+
+void mnw_buf_put_fixed(mnw_buf *b, double v, int dec)
+{
+    char tmp[64];
+    int n = snprintf(tmp, sizeof tmp, "%.*f", dec, v);
+    mnw_buf_put(b, tmp, (size_t)n);
+}
+
+int mnw_gzip_member(const char *in, size_t len, int level, mnw_buf *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    out->len = 0;
+    mnw_buf_reserve(out, deflateBound(&z, (uLong)len));
+    z.next_in = (Bytef *)(uintptr_t)in;
+    z.avail_in = (uInt)len;
+    z.next_out = (Bytef *)out->p;
+    z.avail_out = (uInt)out->cap;
+    int rc = deflate(&z, Z_FINISH);
+    out->len = z.total_out;
+    deflateEnd(&z);
+    return rc == Z_STREAM_END ? 0 : -1;
+}

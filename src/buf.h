@@ -1,0 +1,35 @@
+/* buf.h - a growable byte buffer and gzip-member compression.
+ * Ownership: a buffer owns its bytes (mnw_buf_free). Thread-safety: one
+ * buffer per thread; functions are reentrant. */
+#ifndef MNW_BUF_H
+#define MNW_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} mnw_buf;
+
+void mnw_buf_init(mnw_buf *b);
+void mnw_buf_free(mnw_buf *b);
+void mnw_buf_reserve(mnw_buf *b, size_t extra);
+void mnw_buf_put(mnw_buf *b, const void *data, size_t n);
+static inline void mnw_buf_putc(mnw_buf *b, char c)
+{
+    if (b->len + 1 > b->cap) mnw_buf_reserve(b, 1);
+    b->p[b->len++] = c;
+}
+void mnw_buf_puts(mnw_buf *b, const char *s);
+void mnw_buf_put_u64(mnw_buf *b, uint64_t v);
+void mnw_buf_put_i64(mnw_buf *b, int64_t v);
+/* Fixed-point: v in [0, 1e9) with `dec` decimals, rounded half away from
+ * zero (the same digits printf("%.*f") gives for these values). */
+void mnw_buf_put_fixed(mnw_buf *b, double v, int dec);
+
+/* Compress in[0..len) into out (replacing its content) as one complete gzip
+ * member; concatenated members form a valid gzip file. Returns 0 or -1. */
+int mnw_gzip_member(const char *in, size_t len, int level, mnw_buf *out);
+
+#endif

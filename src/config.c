@@ -1,0 +1,61 @@
+/* config.c - config files: one "key = value" per line (a flag may stand
+ * alone or take yes/no), '#' starts a comment, blank lines are ignored. The
+ * keys are the long options (opts.c); errors name FILE:LINE. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1])) *--end = 0;
+    return s;
+}
+
+int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return mnw_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+    char line[4096];
+    int ln = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d", path, ln);
+        if (!strchr(line, '\n') && !feof(f)) {
+            rc = mnw_err_set(e, "%s: line too long", where);
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char *s = trim(line);
+        if (!*s) continue;
+        char *eq = strchr(s, '=');
+        char *val = NULL;
+        if (eq) {
+            *eq = 0;
+            val = trim(eq + 1);
+        }
+        char *key = trim(s);
+        int tv = mnw_opts_takes_value(key);
+        if (tv < 0) {
+            rc = mnw_err_set(e, "%s: unknown key '%s' (keys are the long options of mnw --help)", where, key);
+            break;
+        }
+        if (!strcmp(key, "config")) {
+            rc = mnw_err_set(e, "%s: a config file cannot include another", where);
+            break;
+        }
+        if (mnw_opts_set(o, key, val, where, e)) {
+            rc = -1;
+            break;
+        }
+    }
+    if (!rc && ferror(f)) rc = mnw_err_set(e, "%s: read error", path);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,220 @@
+/* opts.c - see opts.h: the option table, the setter, argv parsing. */
+#include "opts.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { T_FLAG, T_VALUE };
+typedef struct {
+    const char *name;
+    char short_name;
+    int type;
+    const char *arg, *help;
+} optdef;
+
+static const optdef optdefs[] = {
+    {"input", 'i', T_VALUE, "FILE", "FASTA input, plain or gzip (required)"},
+    {"outdir", 'o', T_VALUE, "DIR", "output directory, created if missing (required)"},
+    {"config", 'c', T_VALUE, "FILE", "read options from a config file (see config/example.conf)"},
+    {"threads", 't', T_VALUE, "N", "CPU worker threads (default: all cores)"},
+    {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
+    {"mismatch", 0, T_VALUE, "N", "score of different bases, <= 0 (default -5)"},
+    {"gap", 0, T_VALUE, "N", "linear gap penalty per column (default 10)"},
+    {"gap-open", 0, T_VALUE, "N", "affine: penalty of a gap's first column"},
+    {"gap-extend", 0, T_VALUE, "N", "affine: penalty of each further column"},
+    {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
+    {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
+    {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default yes)"},
+    {"cutoff", 0, T_VALUE, "D", "dist.column.gz: drop pairs with distance > D"},
+    {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz"},
+    {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
+    {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
+    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 6)"},
+    {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
+    {"quiet", 'q', T_FLAG, NULL, "no progress line, warnings and errors only"},
+    {"help", 'h', T_FLAG, NULL, "this help"},
+    {"version", 'V', T_FLAG, NULL, "print the version"},
+};
+#define NOPTS (sizeof optdefs / sizeof *optdefs)
+
+void mnw_opts_init(mnw_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    mnw_scoring d = MNW_SCORING_DEFAULT;
+    o->sc = d;
+    mnw_iddef_parse("vsearch2", &o->iddef);
+    o->cutoff = -1.0;
+    o->gzip_level = 6;
+    o->worklist_size = 5000;
+}
+
+void mnw_opts_free(mnw_opts *o)
+{
+    free(o->input);
+    free(o->outdir);
+    free(o->config);
+    memset(o, 0, sizeof *o);
+}
+
+static const optdef *find(const char *key)
+{
+    for (size_t k = 0; k < NOPTS; k++)
+        if (strcmp(optdefs[k].name, key) == 0) return &optdefs[k];
+    return NULL;
+}
+
+int mnw_opts_takes_value(const char *key)
+{
+    const optdef *d = find(key);
+    return d ? d->type == T_VALUE : -1;
+}
+
+static int parse_long(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on")) *out = 1;
+    else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off")) *out = 0;
+    else return -1;
+    return 0;
+}
+
+int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where, mnw_err *e)
+{
+    const optdef *d = find(key);
+    if (!d) return mnw_err_set(e, "%s: unknown option '%s' (see mnw --help)", where, key);
+    if (d->type == T_VALUE && (!v || !*v)) return mnw_err_set(e, "%s: option '%s' needs a value (%s)", where, key, d->arg);
+    long x;
+#define INT_OPT(lo, hi, dst)                                                                       \
+    do {                                                                                           \
+        if (parse_long(v, (lo), (hi), &x))                                                         \
+            return mnw_err_set(e, "%s: %s must be an integer from %ld to %ld, not '%s'", where, key, \
+                               (long)(lo), (long)(hi), v);                                         \
+        dst = (int)x;                                                                              \
+    } while (0)
+    /* flags accept an optional yes/no in config files */
+    int flag = 1;
+    if (d->type == T_FLAG && v && parse_bool(v, &flag))
+        return mnw_err_set(e, "%s: %s takes yes or no, not '%s'", where, key, v);
+    if (!strcmp(key, "input")) { free(o->input); o->input = mnw_xstrdup(v); }
+    else if (!strcmp(key, "outdir")) { free(o->outdir); o->outdir = mnw_xstrdup(v); }
+    else if (!strcmp(key, "config")) { free(o->config); o->config = mnw_xstrdup(v); }
+    else if (!strcmp(key, "threads")) INT_OPT(0, 4096, o->threads);
+    else if (!strcmp(key, "match")) INT_OPT(1, 1000, o->sc.match);
+    else if (!strcmp(key, "mismatch")) INT_OPT(-1000, 0, o->sc.mismatch);
+    else if (!strcmp(key, "gap")) { INT_OPT(0, 1000, o->sc.gap_open); o->sc.gap_extend = o->sc.gap_open; }
+    else if (!strcmp(key, "gap-open")) INT_OPT(0, 1000, o->sc.gap_open);
+    else if (!strcmp(key, "gap-extend")) INT_OPT(0, 1000, o->sc.gap_extend);
+    else if (!strcmp(key, "free-end-gaps")) o->sc.free_ends = flag;
+    else if (!strcmp(key, "iddef")) {
+        int ce = o->iddef.countends;
+        if (mnw_iddef_parse(v, &o->iddef))
+            return mnw_err_set(e, "%s: unknown identity definition '%s' (vsearch0..vsearch4, needle, "
+                                  "mothur-onegap, mothur-eachgap, mothur-nogaps)", where, v);
+        o->iddef.countends = ce;
+    } else if (!strcmp(key, "countends")) {
+        if (parse_bool(v, &o->iddef.countends)) return mnw_err_set(e, "%s: countends takes yes or no, not '%s'", where, v);
+    } else if (!strcmp(key, "cutoff")) {
+        char *end;
+        errno = 0;
+        double c = strtod(v, &end);
+        if (errno || end == v || *end || !(c >= 0.0 && c <= 1.0))
+            return mnw_err_set(e, "%s: cutoff must be a distance from 0 to 1, not '%s'", where, v);
+        o->cutoff = c;
+    } else if (!strcmp(key, "cigar")) o->cigar = flag;
+    else if (!strcmp(key, "phylip")) o->phylip = flag;
+    else if (!strcmp(key, "worklist-size")) {
+        if (parse_long(v, 1, 1000000, &x))
+            return mnw_err_set(e, "%s: worklist-size must be an integer from 1 to 1000000, not '%s'", where, v);
+        o->worklist_size = (uint64_t)x;
+    } else if (!strcmp(key, "gzip-level")) INT_OPT(1, 9, o->gzip_level);
+    else if (!strcmp(key, "force")) o->force = flag;
+    else if (!strcmp(key, "quiet")) o->quiet = flag;
+    else if (!strcmp(key, "help")) o->help = flag;
+    else if (!strcmp(key, "version")) o->version = flag;
+#undef INT_OPT
+    return 0;
+}
+
+int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
+{
+    /* the config file first, so the command line overrides it */
+    for (int a = 1; a < argc; a++) {
+        if ((!strcmp(argv[a], "-c") || !strcmp(argv[a], "--config")) && a + 1 < argc) {
+            if (mnw_config_read(o, argv[a + 1], e)) return -1;
+        } else if (!strncmp(argv[a], "--config=", 9)) {
+            if (mnw_config_read(o, argv[a] + 9, e)) return -1;
+        }
+    }
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        char key[64];
+        const char *val = NULL;
+        const optdef *d = NULL;
+        if (arg[0] == '-' && arg[1] == '-') {
+            const char *eq = strchr(arg + 2, '=');
+            size_t kl = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+            if (kl >= sizeof key) return mnw_err_set(e, "command line: unknown option '%s' (see mnw --help)", arg);
+            memcpy(key, arg + 2, kl);
+            key[kl] = 0;
+            d = find(key);
+            if (!d) return mnw_err_set(e, "command line: unknown option '%s' (see mnw --help)", arg);
+            if (eq) val = eq + 1;
+        } else if (arg[0] == '-' && arg[1] && !arg[2]) {
+            for (size_t k = 0; k < NOPTS; k++)
+                if (optdefs[k].short_name == arg[1]) d = &optdefs[k];
+            if (!d) return mnw_err_set(e, "command line: unknown option '%s' (see mnw --help)", arg);
+            snprintf(key, sizeof key, "%s", d->name);
+        } else {
+            return mnw_err_set(e, "command line: unexpected argument '%s' (see mnw --help)", arg);
+        }
+        if (d->type == T_VALUE && !val) {
+            if (a + 1 >= argc) return mnw_err_set(e, "command line: option '%s' needs a value (%s)", arg, d->arg);
+            val = argv[++a];
+        }
+        if (!strcmp(key, "config")) continue; /* already applied */
+        if (mnw_opts_set(o, key, val, "command line", e)) return -1;
+    }
+    return 0;
+}
+
+int mnw_opts_check(const mnw_opts *o, mnw_err *e)
+{
+    if (!o->input) return mnw_err_set(e, "no input: give -i SEQS.fa (see mnw --help)");
+    if (!o->outdir) return mnw_err_set(e, "no output directory: give -o OUTDIR (see mnw --help)");
+    char msg[256];
+    if (mnw_scoring_check(&o->sc, msg, sizeof msg)) return mnw_err_set(e, "%s", msg);
+    return 0;
+}
+
+void mnw_opts_usage(FILE *f)
+{
+    fprintf(f, "mnw %s - all-against-all Needleman-Wunsch alignment of DNA sequences\n\n"
+               "usage: mnw -i SEQS.fa[.gz] -o OUTDIR [options]\n"
+               "       mnw -c job.conf [options]\n\n"
+               "options:\n", MNW_VERSION);
+    for (size_t k = 0; k < NOPTS; k++) {
+        char left[64];
+        const optdef *d = &optdefs[k];
+        if (d->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", d->short_name, d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+        fprintf(f, "  %-28s %s\n", left, d->help);
+    }
+    fprintf(f, "\nOutputs in OUTDIR: pairs.tsv.gz, dist.column.gz, [dist.phylip], mnw.log.\n"
+               "Config files take the same keys as the long options: key = value.\n"
+               "Docs: README.md, docs/.\n");
+}

@@ -1,0 +1,49 @@
+/* opts.h - the job settings, from the command line and a config file.
+ *
+ * One setter (mnw_opts_set) takes a long-option name and its value for both
+ * sources, so every key means the same thing in both (docs/CLI.md). The
+ * command line wins over the config file.
+ * Ownership: strings are owned by the mnw_opts (mnw_opts_free).
+ * Thread-safety: filled once in main, read-only afterwards.
+ */
+#ifndef MNW_OPTS_H
+#define MNW_OPTS_H
+
+#include <stdint.h>
+
+#include "identity.h"
+#include "score.h"
+#include "util.h"
+
+#define MNW_VERSION "0.1.0"
+
+typedef struct {
+    char *input;       /* -i */
+    char *outdir;      /* -o */
+    char *config;      /* -c */
+    int threads;       /* 0: all cores */
+    mnw_scoring sc;
+    mnw_iddef iddef;
+    double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
+    int cigar, phylip, force, quiet, gzip_level;
+    uint64_t worklist_size;
+    int help, version;
+} mnw_opts;
+
+void mnw_opts_init(mnw_opts *o);
+void mnw_opts_free(mnw_opts *o);
+/* Set one option by its long name (without "--"); value NULL for flags.
+ * `where` names the source for messages ("command line", "FILE:LINE").
+ * Returns 0, or -1 with e set. */
+int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e);
+/* 1 if the option takes a value. -1 if unknown. */
+int mnw_opts_takes_value(const char *key);
+/* Parse argv (and the config file named with -c, applied first). */
+int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e);
+/* Read "key = value" lines of a config file. */
+int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e);
+/* Final checks (required options, ranges). */
+int mnw_opts_check(const mnw_opts *o, mnw_err *e);
+void mnw_opts_usage(FILE *f);
+
+#endif

@@ -1,0 +1,188 @@
+/* check_output.c - verifies an mnw output directory against its input
+ * (tests only). Usage:
+ *   check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS
+ *                [--parasail] [--ref N]
+ * For every line of pairs.tsv.gz (written with --cigar): the pairs are all
+ * there, in k order, with the right ids; the CIGAR consumes both sequences
+ * exactly; re-scoring the CIGAR gives the score column; length, matches,
+ * mismatches, gap_opens and gaps agree with the CIGAR; the identity column
+ * equals vsearch2 recomputed. --parasail: every score equals parasail's
+ * optimal score (nw_trace / sg_trace, striped, 32-bit) with the same
+ * scoring. --ref N: the first N pairs equal the reference aligner's
+ * (score and CIGAR). Prints "ok - ..." / "not ok - ..." lines. */
+#include <parasail.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "fasta.h"
+#include "identity.h"
+#include "pairs.h"
+#include "ref_nw.h"
+
+static int parse_cigar(const char *s, mnw_aln *a)
+{
+    mnw_aln_clear(a);
+    while (*s) {
+        char *end;
+        unsigned long len = strtoul(s, &end, 10);
+        if (end == s || len == 0) return -1;
+        int op = *end == '=' ? MNW_OP_EQ : *end == 'X' ? MNW_OP_X : *end == 'I' ? MNW_OP_I : *end == 'D' ? MNW_OP_D : -1;
+        if (op < 0) return -1;
+        size_t before = a->nops;
+        mnw_aln_push(a, op, (uint32_t)len);
+        if (a->nops == before) return -1; /* two runs of one op in a row */
+        s = end + 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 8) {
+        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N]\n");
+        return 2;
+    }
+    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7])};
+    int use_parasail = 0;
+    long nref = 0;
+    for (int a = 8; a < argc; a++) {
+        if (!strcmp(argv[a], "--parasail")) use_parasail = 1;
+        else if (!strcmp(argv[a], "--ref") && a + 1 < argc) nref = atol(argv[++a]);
+    }
+    mnw_seqset s;
+    mnw_seqset_init(&s);
+    mnw_err e;
+    if (mnw_fasta_read(argv[1], &s, &e)) {
+        printf("not ok - read %s: %s\n", argv[1], e.msg);
+        return 1;
+    }
+    gzFile gz = gzopen(argv[2], "rb");
+    if (!gz) {
+        printf("not ok - open %s\n", argv[2]);
+        return 1;
+    }
+    parasail_matrix_t *mx = parasail_matrix_create("ACGTRYSWKMBDHVN", sc.match, sc.mismatch);
+    for (int x = 0; x < MNW_NCODES; x++)
+        for (int y = 0; y < MNW_NCODES; y++) parasail_matrix_set_value(mx, x, y, mnw_sub(&sc, (uint8_t)x, (uint8_t)y));
+    char *letters = malloc(s.n ? s.codes_cap + 1 : 1);
+    for (size_t k = 0; k < s.off[s.n]; k++) letters[k] = mnw_letter_of[s.codes[k]];
+    mnw_iddef def = MNW_IDDEF_DEFAULT;
+
+    static char line[1 << 20];
+    mnw_aln a, r;
+    mnw_aln_init(&a);
+    mnw_aln_init(&r);
+    uint64_t k = 0, npairs = mnw_npairs(s.n);
+    long bad_order = 0, bad_cigar = 0, bad_score = 0, bad_counts = 0, bad_id = 0, bad_parasail = 0, bad_ref = 0, refs = 0;
+    int header = 1;
+    while (gzgets(gz, line, sizeof line)) {
+        if (header) {
+            header = 0;
+            if (strncmp(line, "i\tj\tid_i\tid_j\tscore\tlength\tmatches\tmismatches\tgap_opens\tgaps\tidentity\tcigar\n",
+                        strlen(line))) {
+                printf("not ok - header line: %s", line);
+                return 1;
+            }
+            continue;
+        }
+        char *f[12];
+        int nf = 0;
+        char *p = line;
+        line[strcspn(line, "\n")] = 0;
+        while (nf < 12) {
+            f[nf++] = p;
+            p = strchr(p, '\t');
+            if (!p) break;
+            *p++ = 0;
+        }
+        uint64_t i, j;
+        mnw_pair_ij(k, &i, &j);
+        if (nf != 12 || strtoull(f[0], NULL, 10) != i || strtoull(f[1], NULL, 10) != j ||
+            strcmp(f[2], mnw_seq_id(&s, i)) || strcmp(f[3], mnw_seq_id(&s, j))) {
+            if (bad_order++ < 3) printf("# pair %llu: expected (%llu,%llu)\n", (unsigned long long)k, (unsigned long long)i, (unsigned long long)j);
+            k++;
+            continue;
+        }
+        const uint8_t *ca = mnw_seq_codes(&s, i), *cb = mnw_seq_codes(&s, j);
+        int m = (int)mnw_seq_len(&s, i), n = (int)mnw_seq_len(&s, j);
+        int score = atoi(f[4]);
+        if (parse_cigar(f[11], &a)) {
+            bad_cigar++;
+            k++;
+            continue;
+        }
+        /* consume and re-score */
+        int ri = 0, cj = 0, ok = 1;
+        int64_t sum = 0;
+        for (size_t x = 0; x < a.nops && ok; x++) {
+            uint32_t len = MNW_RUN_LEN(a.ops[x]), op = MNW_RUN_OP(a.ops[x]);
+            if (op <= MNW_OP_X) {
+                for (uint32_t y = 0; y < len; y++, ri++, cj++) {
+                    if (ri >= m || cj >= n) { ok = 0; break; }
+                    int eq = ca[ri] == cb[cj] && ca[ri] < 4;
+                    if (eq != (op == MNW_OP_EQ)) ok = 0;
+                    sum += mnw_sub(&sc, ca[ri], cb[cj]);
+                }
+            } else {
+                int terminal = (ri == 0 && cj == 0) || x + 1 == a.nops;
+                if (!(sc.free_ends && terminal)) sum -= mnw_gapcost(&sc, len);
+                if (op == MNW_OP_I) ri += (int)len;
+                else cj += (int)len;
+            }
+        }
+        if (!ok || ri != m || cj != n) bad_cigar++;
+        else if (sum != score) bad_score++;
+        mnw_alnstats st;
+        mnw_aln_stats(&a, &st);
+        if (st.length != strtoul(f[5], NULL, 10) || st.matches != strtoul(f[6], NULL, 10) ||
+            st.mismatches != strtoul(f[7], NULL, 10) || st.gap_opens != strtoul(f[8], NULL, 10) ||
+            st.gaps != strtoul(f[9], NULL, 10))
+            bad_counts++;
+        char idbuf[64];
+        snprintf(idbuf, sizeof idbuf, "%.6f", mnw_identity(&def, a.ops, a.nops, ca, (size_t)m, cb, (size_t)n));
+        if (strcmp(idbuf, f[10])) bad_id++;
+        if (use_parasail) {
+            const char *la = letters + s.off[i], *lb = letters + s.off[j];
+            parasail_result_t *pr = sc.free_ends
+                ? parasail_sg_trace_striped_32(la, m, lb, n, sc.gap_open, sc.gap_extend, mx)
+                : parasail_nw_trace_striped_32(la, m, lb, n, sc.gap_open, sc.gap_extend, mx);
+            if (parasail_result_get_score(pr) != score) {
+                if (bad_parasail++ < 3)
+                    printf("# pair %llu: mnw %d parasail %d\n", (unsigned long long)k, score, parasail_result_get_score(pr));
+            }
+            parasail_result_free(pr);
+        }
+        if ((long)k < nref) {
+            refs++;
+            ref_nw(&sc, ca, m, cb, n, &r);
+            if (r.score != score || r.nops != a.nops || memcmp(r.ops, a.ops, a.nops * sizeof *a.ops)) bad_ref++;
+        }
+        k++;
+    }
+    int zerr;
+    gzerror(gz, &zerr);
+    gzclose(gz);
+    int fail = 0;
+#define REPORT(cond, ...)                                      \
+    do {                                                       \
+        if (cond) printf("ok - "); else { printf("not ok - "); fail = 1; } \
+        printf(__VA_ARGS__);                                   \
+        printf("\n");                                          \
+    } while (0)
+    REPORT(zerr == Z_OK && k == npairs && bad_order == 0, "%s: all %llu pairs present, in k order, with their ids (%llu read)",
+           argv[2], (unsigned long long)npairs, (unsigned long long)k);
+    REPORT(bad_cigar == 0, "every CIGAR consumes both sequences, = and X as the bases say (%ld bad)", bad_cigar);
+    REPORT(bad_score == 0, "every CIGAR re-scores to the score column (%ld differ)", bad_score);
+    REPORT(bad_counts == 0, "length/matches/mismatches/gap_opens/gaps agree with every CIGAR (%ld differ)", bad_counts);
+    REPORT(bad_id == 0, "identity column equals vsearch2 of the CIGAR (%ld differ)", bad_id);
+    if (use_parasail) REPORT(bad_parasail == 0, "every score equals parasail's %s_trace_striped_32 (%ld differ)", sc.free_ends ? "sg" : "nw", bad_parasail);
+    if (nref) REPORT(bad_ref == 0, "first %ld pairs identical to the reference aligner (%ld differ)", refs, bad_ref);
+    parasail_matrix_free(mx);
+    free(letters);
+    mnw_aln_free(&a);
+    mnw_aln_free(&r);
+    mnw_seqset_free(&s);
+    return fail;
+}

@@ -1,0 +1,88 @@
+/* worklist.c - see worklist.h. */
+#include "worklist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void mnw_wl_scratch_init(mnw_wl_scratch *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ws = mnw_cpu_ws_new();
+}
+
+void mnw_wl_scratch_free(mnw_wl_scratch *s)
+{
+    for (size_t k = 0; k < s->cap; k++) mnw_aln_free(&s->tmp[k]);
+    free(s->tmp);
+    free(s->t);
+    free(s->n);
+    free(s->order);
+    mnw_cpu_ws_free(s->ws);
+    memset(s, 0, sizeof *s);
+}
+
+static void grow(mnw_wl_scratch *s, size_t need)
+{
+    if (need <= s->cap) return;
+    size_t cap = s->cap ? s->cap : 64;
+    while (cap < need) cap *= 2;
+    s->tmp = mnw_xrealloc(s->tmp, cap * sizeof *s->tmp);
+    for (size_t k = s->cap; k < cap; k++) mnw_aln_init(&s->tmp[k]);
+    s->t = mnw_xrealloc(s->t, cap * sizeof *s->t);
+    s->n = mnw_xrealloc(s->n, cap * sizeof *s->n);
+    s->order = mnw_xrealloc(s->order, cap * sizeof *s->order);
+    s->cap = cap;
+}
+
+/* sort key: target length, then position (a total order, so the grouping
+ * and hence nothing else depends on qsort's stability) */
+static _Thread_local const mnw_seqset *tl_seqs;
+static _Thread_local uint64_t tl_j0;
+static int by_len(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    size_t la = mnw_seq_len(tl_seqs, tl_j0 + a), lb = mnw_seq_len(tl_seqs, tl_j0 + b);
+    if (la != lb) return la < lb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_aln *alns)
+{
+    uint64_t cells = 0, done = 0;
+    uint64_t i, j;
+    mnw_pair_ij(r.k0, &i, &j);
+    while (done < r.count) {
+        uint64_t seg = i - j; /* pairs left in row i */
+        if (seg > r.count - done) seg = r.count - done;
+        grow(s, seg);
+        for (uint32_t x = 0; x < seg; x++) s->order[x] = x;
+        tl_seqs = seqs;
+        tl_j0 = j;
+        qsort(s->order, seg, sizeof *s->order, by_len);
+        const uint8_t *q = mnw_seq_codes(seqs, i);
+        int m = (int)mnw_seq_len(seqs, i);
+        for (uint64_t x = 0; x < seg; x++) {
+            uint64_t jj = j + s->order[x];
+            s->t[x] = mnw_seq_codes(seqs, jj);
+            s->n[x] = (int)mnw_seq_len(seqs, jj);
+            cells += (uint64_t)m * (uint64_t)s->n[x];
+        }
+        mnw_cpu_align(s->ws, sc, q, m, s->t, s->n, (int)seg, s->tmp);
+        /* move results to pair order (swap structs: buffers stay owned) */
+        for (uint64_t x = 0; x < seg; x++) {
+            mnw_aln *dst = &alns[done + s->order[x]];
+            mnw_aln t = *dst;
+            *dst = s->tmp[x];
+            s->tmp[x] = t;
+        }
+        done += seg;
+        j += seg;
+        if (j == i) {
+            i++;
+            j = 0;
+        }
+    }
+    return cells;
+}
