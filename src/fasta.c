@@ -1,7 +1,7 @@
 /* fasta.c - see fasta.h and docs/INPUT.md.
  *
- * gzread fills a 1 MiB buffer; a byte-at-a-time state machine parses it, so
- * lines may have any length and may span buffers. Sequence bytes go through
+ * gzread fills a buffer (see READ_GZ); a state machine parses it byte by
+ * byte, so lines may have any length and may span buffers. Sequence bytes go through
  * mnw_code_of[] straight into a buffer of MNW_MAX_SEQ_LEN codes; a record is
  * copied into the set when the next header (or the end) is reached. Ids are
  * checked for duplicates in an open-addressing hash table of set indices.

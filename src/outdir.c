@@ -35,7 +35,8 @@ int mnw_outdir_check(const char *dir, int force, mnw_err *e)
             return mnw_err_set(e, "%s: output directory is not empty (use --force to replace mnw's files there)", dir);
         return 0;
     }
-    if (errno != ENOENT) return mnw_err_set(e, "%s: cannot use as output directory: %s", dir, strerror(errno));
+    if (errno != ENOENT && errno != ENOTDIR)
+        return mnw_err_set(e, "%s: cannot use as output directory: %s", dir, strerror(errno));
     /* find the first existing ancestor and check it */
     char *p = mnw_xstrdup(dir);
     int rc = 0;
@@ -58,7 +59,7 @@ int mnw_outdir_check(const char *dir, int force, mnw_err *e)
                 rc = mnw_err_set(e, "%s: cannot create output directory: %s is not writable (%s)", dir, p, strerror(errno));
             break;
         }
-        if (errno != ENOENT) {
+        if (errno != ENOENT && errno != ENOTDIR) {
             rc = mnw_err_set(e, "%s: cannot create output directory: %s: %s", dir, p, strerror(errno));
             break;
         }

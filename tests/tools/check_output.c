@@ -87,7 +87,7 @@ int main(int argc, char **argv)
             }
             continue;
         }
-        char *f[12];
+        char *f[12] = {0};
         int nf = 0;
         char *p = line;
         line[strcspn(line, "\n")] = 0;
@@ -146,8 +146,8 @@ int main(int argc, char **argv)
         if (use_parasail) {
             const char *la = letters + s.off[i], *lb = letters + s.off[j];
             parasail_result_t *pr = sc.free_ends
-                ? parasail_sg_trace_striped_32(la, m, lb, n, sc.gap_open, sc.gap_extend, mx)
-                : parasail_nw_trace_striped_32(la, m, lb, n, sc.gap_open, sc.gap_extend, mx);
+                ? parasail_sg_trace_striped_16(la, m, lb, n, sc.gap_open, sc.gap_extend, mx)
+                : parasail_nw_trace_striped_16(la, m, lb, n, sc.gap_open, sc.gap_extend, mx);
             if (parasail_result_get_score(pr) != score) {
                 if (bad_parasail++ < 3)
                     printf("# pair %llu: mnw %d parasail %d\n", (unsigned long long)k, score, parasail_result_get_score(pr));
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
     REPORT(bad_score == 0, "every CIGAR re-scores to the score column (%ld differ)", bad_score);
     REPORT(bad_counts == 0, "length/matches/mismatches/gap_opens/gaps agree with every CIGAR (%ld differ)", bad_counts);
     REPORT(bad_id == 0, "identity column equals vsearch2 of the CIGAR (%ld differ)", bad_id);
-    if (use_parasail) REPORT(bad_parasail == 0, "every score equals parasail's %s_trace_striped_32 (%ld differ)", sc.free_ends ? "sg" : "nw", bad_parasail);
+    if (use_parasail) REPORT(bad_parasail == 0, "every score equals parasail's %s_trace_striped_16 (%ld differ)", sc.free_ends ? "sg" : "nw", bad_parasail);
     if (nref) REPORT(bad_ref == 0, "first %ld pairs identical to the reference aligner (%ld differ)", refs, bad_ref);
     parasail_matrix_free(mx);
     free(letters);

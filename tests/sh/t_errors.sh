@@ -1,0 +1,74 @@
+# t_errors.sh - every bad input ends with a non-zero exit, one clear
+# "FILE:LINE: reason" message, and leaves OUTDIR untouched: not created when
+# it did not exist, and byte for byte the same when it held earlier results.
+source "$(dirname "$0")/../lib.sh"
+BAD="$ROOT/tests/data/bad"
+cd "$TMP"
+
+# a previous good run, to check that failed runs change nothing in it
+printf '>a\nACGT\n>b\nACGA\n>c\nTTGA\n' > good.fa
+"$MNW" -q -i good.fa -o prev >/dev/null 2>&1
+sum_prev() { (cd prev && cksum *) ; }
+before=$(sum_prev)
+
+expect_fail() { # expect_fail DESC PATTERN ARGS...
+    local desc=$1 pat=$2; shift 2
+    rm -rf new
+    "$MNW" "$@" -o new >out.txt 2>err.txt
+    local rc=$?
+    local lines; lines=$(grep -c . err.txt)
+    if [ $rc -ne 0 ] && grep -qF -- "$pat" err.txt && [ ! -e new ] && [ "$lines" -eq 1 ]; then
+        echo "ok - $desc: exit $rc, '$(head -c 160 err.txt | tr -d '\n')'"
+    else
+        echo "not ok - $desc: exit $rc, stderr: $(cat err.txt), new exists: $([ -e new ] && echo yes || echo no)"
+        T_FAILED=1
+    fi
+    # the same input into an existing OUTDIR with --force: nothing changes
+    "$MNW" "$@" -o prev --force >/dev/null 2>&1
+    if [ "$(sum_prev)" = "$before" ]; then echo "ok - $desc: earlier results in OUTDIR unchanged"
+    else echo "not ok - $desc: earlier results in OUTDIR changed"; T_FAILED=1; fi
+}
+
+expect_fail "missing file" "nosuch.fa: cannot open: No such file or directory" -i nosuch.fa
+expect_fail "empty file" "$BAD/empty.fa:1: empty file" -i "$BAD/empty.fa"
+expect_fail "text before the first header" "$BAD/text_before_header.fa:2: text before the first '>'" -i "$BAD/text_before_header.fa"
+expect_fail "empty sequence" "$BAD/empty_seq.fa:3: sequence 's2' is empty" -i "$BAD/empty_seq.fa"
+expect_fail "invalid character" "$BAD/invalid_char.fa:6: invalid character 'J' at column 5 in sequence 's2'" -i "$BAD/invalid_char.fa"
+expect_fail "aligned input (gap characters)" "invalid character '-' at column 4" -i "$BAD/aligned.fa"
+expect_fail "header without id" "$BAD/no_id.fa:3: header has no id" -i "$BAD/no_id.fa"
+expect_fail "duplicate id" "$BAD/duplicate_id.fa:5: duplicate id 's1' (first seen at line 1)" -i "$BAD/duplicate_id.fa"
+expect_fail "truncated gzip" "corrupt or truncated gzip data" -i "$BAD/truncated.fa.gz"
+expect_fail "corrupt gzip" "corrupt or truncated gzip data" -i "$BAD/corrupt.fa.gz"
+expect_fail "fewer than 2 sequences" "$BAD/one_seq.fa: 1 sequence; all-against-all needs at least 2" -i "$BAD/one_seq.fa"
+expect_fail "sequence over the length limit" "$BAD/too_long.fa.gz:3: sequence 's2' has more than 10000 bases (the limit)" -i "$BAD/too_long.fa.gz"
+expect_fail "input is a directory" "cannot open: Is a directory" -i "$BAD"
+expect_fail "bad option value" "match must be an integer from 1 to 1000, not 'x'" -i good.fa --match x
+expect_fail "unknown option" "unknown option '--nosuch'" -i good.fa --nosuch
+expect_fail "gap-extend above gap-open" "--gap-extend must not exceed --gap-open" -i good.fa --gap-open 2 --gap-extend 5
+expect_fail "unknown identity definition" "unknown identity definition 'foo'" -i good.fa --iddef foo
+printf 'match = 4\nbogus = 1\n' > bad.conf
+expect_fail "unknown config key" "bad.conf:2: unknown key 'bogus'" -i good.fa -c bad.conf
+printf 'threads = many\n' > bad2.conf
+expect_fail "bad config value" "bad2.conf:1: threads must be an integer" -i good.fa -c bad2.conf
+
+# OUTDIR problems
+"$MNW" -i good.fa -o prev >out.txt 2>err.txt; rc=$?
+check "non-empty OUTDIR refused without --force (exit $rc)" '[ $rc -ne 0 ] && grep -q "prev: output directory is not empty (use --force" err.txt && [ "$(sum_prev)" = "$before" ]'
+touch afile
+"$MNW" -i good.fa -o afile >out.txt 2>err.txt; rc=$?
+check "OUTDIR that is a file refused (exit $rc)" '[ $rc -ne 0 ] && grep -q "afile: output directory is not a directory" err.txt'
+"$MNW" -i good.fa -o afile/sub >out.txt 2>err.txt; rc=$?
+check "OUTDIR under a file refused (exit $rc)" '[ $rc -ne 0 ] && grep -q "afile/sub: cannot create output directory: afile is not a directory" err.txt'
+mkdir ro && chmod 555 ro
+if [ "$(id -u)" -eq 0 ]; then
+    # root ignores permissions: run mnw as nobody to see a real EACCES
+    chmod 755 "$TMP"; chmod 644 good.fa
+    RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else
+    RUN=()
+fi
+"${RUN[@]}" "$MNW" -i good.fa -o ro/out >out.txt 2>err.txt; rc=$?
+check "unwritable OUTDIR parent refused (exit $rc)" '[ $rc -ne 0 ] && grep -q "ro/out: cannot create output directory: ro is not writable (Permission denied)" err.txt && [ ! -e ro/out ]'
+"${RUN[@]}" "$MNW" -i good.fa -o ro >out.txt 2>err.txt; rc=$?
+check "unwritable existing OUTDIR refused (exit $rc)" '[ $rc -ne 0 ] && grep -q "ro: output directory is not writable: Permission denied" err.txt && [ -z "$(ls ro)" ]'
+finish
