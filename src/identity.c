@@ -21,16 +21,19 @@ static const uint8_t vs_mask[MNW_NCODES] = {
     15            /* N */
 };
 
+/* mothur (sequence.cpp getSequenceString): every letter other than ACGTN is
+ * read as N, then letters are compared; the class of each code. */
+static const uint8_t mo_class[MNW_NCODES] = {0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+
 static inline int col_eq(int fam, uint8_t x, uint8_t y)
 {
     switch (fam) {
     case EQ_VSEARCH: return (vs_mask[x] & vs_mask[y]) != 0;
     /* EMBOSS: identical when both letters are the same matrix symbol. */
     case EQ_NEEDLE: return x == y;
-    /* mothur reads every letter other than ACGTN as N, then compares
-     * letters: two ambiguity codes (any) are equal, a code never equals a
-     * base. */
-    default: return x < 4 ? x == y : y >= 4;
+    /* mothur: two ambiguity codes (any two) are equal, a code never equals
+     * a base. */
+    default: return mo_class[x] == mo_class[y];
     }
 }
 
