@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #include <zlib.h>
 
 #include "util.h"
@@ -55,10 +57,10 @@ void mnw_buf_put_i64(mnw_buf *b, int64_t v)
     }
 }
 
-void mnw_buf_put_fixed(mnw_buf *b, double v, int dec)
+void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v)
 {
     char tmp[64];
-    int n = snprintf(tmp, sizeof tmp, "%.*f", dec, v);
+    int n = snprintf(tmp, sizeof tmp, fmt, v);
     mnw_buf_put(b, tmp, (size_t)n);
 }
 

@@ -24,9 +24,9 @@ static inline void mnw_buf_putc(mnw_buf *b, char c)
 void mnw_buf_puts(mnw_buf *b, const char *s);
 void mnw_buf_put_u64(mnw_buf *b, uint64_t v);
 void mnw_buf_put_i64(mnw_buf *b, int64_t v);
-/* Fixed-point: v in [0, 1e9) with `dec` decimals, rounded half away from
- * zero (the same digits printf("%.*f") gives for these values). */
-void mnw_buf_put_fixed(mnw_buf *b, double v, int dec);
+
+/* printf-style for one double (fmt such as "%g"). */
+void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v);
 
 /* Compress in[0..len) into out (replacing its content) as one complete gzip
  * member; concatenated members form a valid gzip file. Returns 0 or -1. */

@@ -48,6 +48,7 @@ void mnw_opts_init(mnw_opts *o)
     o->sc = d;
     mnw_iddef_parse("vsearch2", &o->iddef);
     o->cutoff = -1.0;
+    o->countends = -1;
     o->gzip_level = 6;
     o->worklist_size = 5000;
 }
@@ -119,13 +120,10 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "gap-extend")) INT_OPT(0, 1000, o->sc.gap_extend);
     else if (!strcmp(key, "free-end-gaps")) o->sc.free_ends = flag;
     else if (!strcmp(key, "iddef")) {
-        int ce = o->iddef.countends;
         if (mnw_iddef_parse(v, &o->iddef))
-            return mnw_err_set(e, "%s: unknown identity definition '%s' (vsearch0..vsearch4, needle, "
-                                  "mothur-onegap, mothur-eachgap, mothur-nogaps)", where, v);
-        o->iddef.countends = ce;
+            return mnw_err_set(e, "%s: unknown identity definition '%s' (%s)", where, v, mnw_iddef_names_help);
     } else if (!strcmp(key, "countends")) {
-        if (parse_bool(v, &o->iddef.countends)) return mnw_err_set(e, "%s: countends takes yes or no, not '%s'", where, v);
+        if (parse_bool(v, &o->countends)) return mnw_err_set(e, "%s: countends takes yes or no, not '%s'", where, v);
     } else if (!strcmp(key, "cutoff")) {
         char *end;
         errno = 0;
@@ -190,8 +188,9 @@ int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
     return 0;
 }
 
-int mnw_opts_check(const mnw_opts *o, mnw_err *e)
+int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
+    if (o->countends >= 0) o->iddef.countends = o->countends;
     if (!o->input) return mnw_err_set(e, "no input: give -i SEQS.fa (see mnw --help)");
     if (!o->outdir) return mnw_err_set(e, "no output directory: give -o OUTDIR (see mnw --help)");
     char msg[256];

@@ -24,6 +24,7 @@ typedef struct {
     int threads;       /* 0: all cores */
     mnw_scoring sc;
     mnw_iddef iddef;
+    int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
     int cigar, phylip, force, quiet, gzip_level;
     uint64_t worklist_size;
@@ -42,8 +43,9 @@ int mnw_opts_takes_value(const char *key);
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e);
 /* Read "key = value" lines of a config file. */
 int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e);
-/* Final checks (required options, ranges). */
-int mnw_opts_check(const mnw_opts *o, mnw_err *e);
+/* Final checks (required options, ranges); applies --countends to the
+ * identity definition (it wins over a "-noends" name). */
+int mnw_opts_check(mnw_opts *o, mnw_err *e);
 void mnw_opts_usage(FILE *f);
 
 #endif

@@ -14,6 +14,15 @@ void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text)
     }
 }
 
+/* mothur's PHYLIP names: right-padded with spaces to 10 characters; longer
+ * names are written whole */
+static void put_padded(mnw_buf *b, const char *name)
+{
+    size_t len = strlen(name);
+    mnw_buf_put(b, name, len);
+    for (; len < 10; len++) mnw_buf_putc(b, ' ');
+}
+
 static void put_cigar(mnw_buf *b, const mnw_aln *a)
 {
     for (size_t k = 0; k < a->nops; k++) {
@@ -57,7 +66,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             mnw_buf_putc(b, '\t');
             mnw_buf_put_u64(b, st.gaps);
             mnw_buf_putc(b, '\t');
-            mnw_buf_put_fixed(b, id, 6);
+            mnw_buf_put_double(b, "%.6f", id);
             if (sp->cigar) {
                 mnw_buf_putc(b, '\t');
                 put_cigar(b, a);
@@ -70,7 +79,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             mnw_buf_putc(b, ' ');
             mnw_buf_puts(b, mnw_seq_id(s, j));
             mnw_buf_putc(b, ' ');
-            mnw_buf_put_fixed(b, dist, 6);
+            mnw_buf_put_double(b, "%g", dist);
             mnw_buf_putc(b, '\n');
         }
         if (sp->enabled[MNW_OUT_PHYLIP]) {
@@ -79,13 +88,13 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
                 if (i == 1) {
                     mnw_buf_put_u64(b, s->n);
                     mnw_buf_putc(b, '\n');
-                    mnw_buf_puts(b, mnw_seq_id(s, 0));
+                    put_padded(b, mnw_seq_id(s, 0));
                     mnw_buf_putc(b, '\n');
                 }
-                mnw_buf_puts(b, mnw_seq_id(s, i));
+                put_padded(b, mnw_seq_id(s, i));
             }
             mnw_buf_putc(b, '\t');
-            mnw_buf_put_fixed(b, dist, 6);
+            mnw_buf_put_double(b, "%.4g", dist);
             if (j + 1 == i) mnw_buf_putc(b, '\n');
         }
         if (++j == i) {
