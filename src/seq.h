@@ -17,7 +17,7 @@
 #define MNW_NCODES 15
 #define MNW_CODE_N 14
 #define MNW_CODE_INVALID 255
-/* Longest sequence accepted (bases); see docs/FORMATS.md for why. */
+/* Longest sequence accepted (bases); docs/INPUT.md and docs/SCORING.md say why. */
 #define MNW_MAX_SEQ_LEN 10000
 
 /* Byte -> code, MNW_CODE_INVALID for bytes that are not a nucleotide letter. */

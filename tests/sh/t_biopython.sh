@@ -1,0 +1,58 @@
+# t_biopython.sh - scores of mnw equal those of Biopython's PairwiseAligner
+# (an independent implementation) on real 16S pairs, in affine, linear and
+# free-end-gap modes, with mnw's substitution rule for IUPAC codes.
+source "$(dirname "$0")/../lib.sh"
+cd "$TMP"
+PY=/usr/bin/python3
+$PY -c 'import Bio.Align' 2>/dev/null || { echo "not ok - Biopython missing (Debian package python3-biopython)"; exit 1; }
+if [ -f "$SHARED16S/gold-5181.fa.gz" ]; then
+    zcat "$SHARED16S/gold-5181.fa.gz" | awk '/^>/{n++} n>14{exit} {print}' > s.fa
+else
+    zcat "$ROOT/data/16s-500.fa.gz" | awk '/^>/{n++} n>14{exit} {print}' > s.fa
+fi
+run_mode() { # DESC ARGS for mnw; then python args: match mismatch open extend free
+    local desc=$1 margs=$2; shift 2
+    rm -rf o
+    "$MNW" -q -i s.fa -o o $margs || { echo "not ok - $desc: mnw failed"; T_FAILED=1; return; }
+    if $PY - "$@" <<'PY' > py.out 2>&1
+import gzip, sys
+from Bio.Align import PairwiseAligner, substitution_matrices
+match, mismatch, go, ge, free = map(int, sys.argv[1:6])
+seqs, name = [], None
+for line in open("s.fa"):
+    line = line.strip()
+    if line.startswith(">"):
+        seqs.append([line[1:].split()[0], ""])
+    elif line:
+        seqs[-1][1] += line.upper().replace("U", "T")
+alpha = "ACGTRYSWKMBDHVN"
+m = substitution_matrices.Array(alphabet=alpha, dims=2)
+for a in alpha:
+    for b in alpha:
+        m[a, b] = 0 if (a not in "ACGT" or b not in "ACGT") else (match if a == b else mismatch)
+al = PairwiseAligner()
+al.mode = "global"
+al.substitution_matrix = m
+al.open_gap_score = -go
+al.extend_gap_score = -ge
+if free:
+    al.end_gap_score = 0
+bad = n = 0
+rows = [l.rstrip("\n").split("\t") for l in gzip.open("o/pairs.tsv.gz", "rt")][1:]
+for r in rows:
+    i, j, score = int(r[0]), int(r[1]), int(r[4])
+    ref = al.score(seqs[i][1], seqs[j][1])
+    n += 1
+    if int(ref) != score:
+        bad += 1
+        print("pair", i, j, "mnw", score, "biopython", ref)
+print(n, "pairs,", bad, "differ")
+sys.exit(1 if bad or n != len(seqs) * (len(seqs) - 1) // 2 else 0)
+PY
+    then echo "ok - $desc: $(tail -1 py.out)"
+    else echo "not ok - $desc: $(tail -3 py.out | tr '\n' ' ')"; T_FAILED=1; fi
+}
+run_mode "Biopython agrees, default linear +4/-5/10" "" 4 -5 10 10 0
+run_mode "Biopython agrees, affine open 16 extend 4" "--gap-open 16 --gap-extend 4" 4 -5 16 4 0
+run_mode "Biopython agrees, EMBOSS-like affine 5/-4 open 10 extend 1, free end gaps" "--match 5 --mismatch -4 --gap-open 10 --gap-extend 1 --free-end-gaps" 5 -4 10 1 1
+finish
