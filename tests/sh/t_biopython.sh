@@ -5,11 +5,7 @@ source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 PY=/usr/bin/python3
 $PY -c 'import Bio.Align' 2>/dev/null || { echo "not ok - Biopython missing (Debian package python3-biopython)"; exit 1; }
-if [ -f "$SHARED16S/gold-5181.fa.gz" ]; then
-    zcat "$SHARED16S/gold-5181.fa.gz" | awk '/^>/{n++} n>14{exit} {print}' > s.fa
-else
-    zcat "$ROOT/data/16s-500.fa.gz" | awk '/^>/{n++} n>14{exit} {print}' > s.fa
-fi
+zcat "$TDATA/gold-sample.fa.gz" | awk '/^>/{n++} n>14{exit} {print}' > s.fa
 run_mode() { # DESC ARGS for mnw; then python args: match mismatch open extend free
     local desc=$1 margs=$2; shift 2
     rm -rf o

@@ -6,19 +6,14 @@
 source "$(dirname "$0")/../lib.sh"
 CHECK="$ROOT/build/tools/check_output"
 cd "$TMP"
-if [ -f "$SHARED16S/16s-200.fa" ]; then
-    cp "$SHARED16S/16s-200.fa" s200.fa
-    # 40 genes with IUPAC codes and 40 without, from the RDP gold set
-    zcat "$SHARED16S/gold-5181.fa.gz" | awk '
-        function flush() { if (h == "") return; if (s ~ /[RYSWKMBDHVN]/) { if (a < 40) { printf "%s\n%s", h, s; a++ } }
-                           else if (b < 40) { printf "%s\n%s", h, s; b++ } }
-        /^>/ { flush(); h = $0; s = ""; next } { s = s $0 "\n" } END { flush() }' > gold80.fa
-else
-    zcat "$ROOT/data/16s-500.fa.gz" | awk '/^>/{n++} n>200{exit} {print}' > s200.fa
-    zcat "$ROOT/data/16s-500.fa.gz" | awk '/^>/{n++} n>280{exit} n>200{print}' > gold80.fa
-fi
+cp "$TDATA/16s-200.fa" s200.fa
+# 40 genes with IUPAC codes and 40 without, from the RDP gold sample
+zcat "$TDATA/gold-sample.fa.gz" | awk '
+    function flush() { if (h == "") return; if (toupper(s) ~ /[RYSWKMBDHVN]/) { if (a < 40) { printf "%s\n%s", h, s; a++ } }
+                       else if (b < 40) { printf "%s\n%s", h, s; b++ } }
+    /^>/ { flush(); h = $0; s = ""; next } { s = s $0 "\n" } END { flush() }' > gold80.fa
 awk '/^>/{n++} n>100{exit} {print}' s200.fa > s100.fa
-check "gold80 carries IUPAC codes" 'grep -v "^>" gold80.fa | grep -q "[RYSWKMBDHVN]"'
+check "gold80: 80 genes, 40 with IUPAC codes" '[ "$(grep -c ">" gold80.fa)" -eq 80 ] && [ "$(grep -v "^>" gold80.fa | tr a-z A-Z | grep -c "[RYSWKMBDHVN]")" -ge 40 ]'
 
 # default scoring, 16s-200 (19,900 pairs): all checked against parasail
 ok "mnw runs on 16s-200 (default linear +4/-5/10)" "$MNW" -q -i s200.fa -o lin --cigar

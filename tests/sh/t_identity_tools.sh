@@ -30,13 +30,10 @@ if [ ! -x "$HELPER" ]; then
     echo "not ok - $HELPER is not built (make build/tests/test_identity)"
     missing=1
 fi
-data_file() { # data_file NAME: the shared 16S set, else tests/data
-    if [ -f "$SHARED16S/$1" ]; then echo "$SHARED16S/$1"; elif [ -f "$TDATA/$1" ]; then echo "$TDATA/$1"; fi
-}
-GOLD=$(data_file gold-5181.fa.gz)
-S200=$(data_file 16s-200.fa)
-if [ -z "$GOLD" ] || [ -z "$S200" ]; then
-    echo "not ok - 16S data: gold-5181.fa.gz and 16s-200.fa not found in $SHARED16S or $TDATA"
+GOLD="$TDATA/gold-sample.fa.gz"   # 274 RDP gold genes, tests/data/README.md
+S200="$TDATA/16s-200.fa"
+if [ ! -f "$GOLD" ] || [ ! -f "$S200" ]; then
+    echo "not ok - 16S data: $GOLD or $S200 missing"
     missing=1
 fi
 [ "$missing" -eq 0 ] || { T_FAILED=1; finish; }

@@ -1,7 +1,7 @@
 /* test_fasta.c - the FASTA reader (src/fasta.c): every accepted form, every
  * error message (exact text, file and line), plain and gzip input, the real
  * 16S samples, and the speed of the duplicate-id check. Run from the
- * repository root (it reads tests/data/bad and ../shared/data/16s). */
+ * repository root (it reads tests/data and data/). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 #include "tap.h"
 #include "util.h"
 
-#define SHARED "../shared/data/16s"
+#define TDATA "tests/data"
 #define BAD "tests/data/bad"
 
 static char tmpdir[64];
@@ -368,9 +368,9 @@ static void test_errors(void)
 static void test_gzip_damage(void)
 {
     size_t len = 0;
-    char *plain = slurp(SHARED "/16s-200.fa", &len);
+    char *plain = slurp(TDATA "/16s-200.fa", &len);
     if (!plain) {
-        T_OK(0, "read %s", SHARED "/16s-200.fa");
+        T_OK(0, "read %s", TDATA "/16s-200.fa");
         return;
     }
     const char *gzp = mkgz("200.fa.gz", plain, len);
@@ -445,18 +445,18 @@ static void test_gzip_damage(void)
     free(plain);
 }
 
-/* The real samples: 16s-200.fa plain and gzip-compressed; 16s-2k.fa.gz. */
+/* The real samples: 16s-200.fa plain and gzip-compressed; data/16s-500.fa.gz. */
 static void test_real_data(void)
 {
     mnw_seqset a, b, k;
     size_t len = 0;
-    char *plain = slurp(SHARED "/16s-200.fa", &len);
+    char *plain = slurp(TDATA "/16s-200.fa", &len);
     size_t nrec = 0;
     for (size_t i = 0; plain && i < len; i++) {
         if (plain[i] == '>' && (i == 0 || plain[i - 1] == '\n')) nrec++;
     }
     T_OK(nrec == 200, "16s-200.fa has 200 headers (%zu)", nrec);
-    if (read_ok("16s-200.fa", SHARED "/16s-200.fa", &a) == 0) {
+    if (read_ok("16s-200.fa", TDATA "/16s-200.fa", &a) == 0) {
         T_OK(a.n == 200, "200 records (n=%zu)", a.n);
         T_OK(a.n && strcmp(mnw_seq_id(&a, 0), "gb|EF540503|") == 0 && mnw_seq_len(&a, 0) == 1467,
              "first id gb|EF540503| of 1467 bases (%s, %zu)", a.n ? mnw_seq_id(&a, 0) : "-",
@@ -477,13 +477,13 @@ static void test_real_data(void)
     }
     if (read_ok("16s-200 gzip-compressed", mkgz("16s-200.fa.gz", plain, len), &b) == 0)
         T_OK(same_set(&a, &b), "plain and gzip 16s-200 give identical sets");
-    if (read_ok("16s-2k.fa.gz", SHARED "/16s-2k.fa.gz", &k) == 0) {
-        T_OK(k.n == 2000, "16s-2k: 2000 records (n=%zu)", k.n);
+    if (read_ok("16s-500.fa.gz", "data/16s-500.fa.gz", &k) == 0) {
+        T_OK(k.n == 500, "16s-500: 500 records (n=%zu)", k.n);
         int prefix = k.n >= a.n && a.n == 200;
         for (size_t i = 0; prefix && i < a.n; i++)
             prefix = strcmp(mnw_seq_id(&a, i), mnw_seq_id(&k, i)) == 0 && mnw_seq_len(&a, i) == mnw_seq_len(&k, i) &&
                      memcmp(mnw_seq_codes(&a, i), mnw_seq_codes(&k, i), mnw_seq_len(&a, i)) == 0;
-        T_OK(prefix, "16s-2k starts with the 200 records of 16s-200");
+        T_OK(prefix, "16s-500 starts with the 200 records of 16s-200");
     }
     /* 16s-200 with CRLF line ends and lower case: the same set. */
     {

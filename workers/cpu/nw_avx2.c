@@ -10,14 +10,14 @@
 #define V_T __m256i
 #define V_LOAD(p) _mm256_load_si256(p)
 #define V_STORE(p, v) _mm256_store_si256((p), (v))
-#define V_MASK(v) _mm256_movemask_epi8(v)
 
 #define V_NAME mnw_nw_avx2_16
 #define S_T int16_t
 #define LANES 16
-#define V_LSTRIDE 2
-#define V_LO 0x55555555u
-#define V_HI 0xAAAAAAAAu
+/* packs_epi16 of two lane masks: per 128-bit half, 8 A bytes then 8 B bytes */
+#define V_DIRBITS(a, b) ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16((a), (b))))
+#define V_POS_A(l) ((l) < 8 ? (l) : (l) + 8)
+#define V_POS_B(l) ((l) < 8 ? (l) + 8 : (l) + 16)
 #define V_NEG INT16_MIN
 #define V_SET1(x) _mm256_set1_epi16(x)
 #define V_ADD(a, b) _mm256_adds_epi16((a), (b))
@@ -28,9 +28,9 @@
 #undef V_NAME
 #undef S_T
 #undef LANES
-#undef V_LSTRIDE
-#undef V_LO
-#undef V_HI
+#undef V_DIRBITS
+#undef V_POS_A
+#undef V_POS_B
 #undef V_NEG
 #undef V_SET1
 #undef V_ADD
@@ -41,9 +41,10 @@
 #define V_NAME mnw_nw_avx2_32
 #define S_T int32_t
 #define LANES 8
-#define V_LSTRIDE 4
-#define V_LO 0x11111111u
-#define V_HI 0x22222222u
+/* movemask_epi8 gives 4 bits per int32 lane: A at the lowest, B above */
+#define V_DIRBITS(a, b) (((uint32_t)_mm256_movemask_epi8(a) & 0x11111111u) | ((uint32_t)_mm256_movemask_epi8(b) & 0x22222222u))
+#define V_POS_A(l) (4 * (l))
+#define V_POS_B(l) (4 * (l) + 1)
 #define V_NEG (-(1 << 29))
 #define V_SET1(x) _mm256_set1_epi32(x)
 #define V_ADD(a, b) _mm256_add_epi32((a), (b))

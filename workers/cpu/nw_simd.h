@@ -8,19 +8,21 @@
  * padding columns past their end; those never feed a cell at or before the
  * lane's own last column, so results are exact.
  *
- * Direction bits (docs/SCORING.md): for each cell vector one movemask word
- * with two bits per lane (bit at lane * V_LSTRIDE and the one above):
- *   linear: bit0 = H came from the diagonal, bit1 = H came from above (I)
- *   affine: word 0 as linear (bit1 = H equals E), word 1: bit0 = E extended
- *           (strictly better than opening), bit1 = F extended
+ * Direction bits (docs/SCORING.md): for each cell vector one 32-bit word
+ * holding two bits per lane, A and B, packed by V_DIRBITS and found again at
+ * V_POS_A(lane) / V_POS_B(lane):
+ *   linear: A = H came from the diagonal; B = the left gap (D) is strictly
+ *           better than the upper one (I), so without A: B ? D : I
+ *   affine: word 0: A = H equals the diagonal, B = H equals E (I);
+ *           word 1: A = E extended (strictly better than opening), B = F
+ *           extended
  * Trace-back precedence: diagonal, then I (above), then D (left); a gap is
  * opened rather than extended on a tie.
  *
  * Required macros: V_NAME (function name), V_T (vector type), S_T (lane score
- * type), LANES, V_LSTRIDE (movemask bits per lane), V_LO / V_HI (movemask
- * bit masks of bit0 / bit1 of every lane), V_NEG (the -inf sentinel),
- * V_SET1, V_ADD (saturating for 16 bit), V_MAX, V_CMPEQ, V_CMPGT, V_MASK
- * (movemask_epi8), V_LOAD, V_STORE (aligned).
+ * type), LANES, V_DIRBITS(maskA, maskB) -> uint32_t, V_POS_A(l), V_POS_B(l),
+ * V_NEG (the -inf sentinel), V_SET1, V_ADD (saturating for 16 bit), V_MAX,
+ * V_CMPEQ, V_CMPGT, V_LOAD, V_STORE (aligned).
  */
 
 void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
@@ -89,16 +91,18 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         V_STORE(&hrow[0], hleft);
         if (!affine) {
             uint32_t *dr = dir + (size_t)(r - 1) * maxn;
+            V_T hg = V_ADD(hleft, vgo); /* H[r][c-1] + gap: the only add on the critical path */
             for (int c = 1; c <= maxn; c++) {
                 V_T up = V_LOAD(&hrow[c]);
                 V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
                 V_T u = V_ADD(up, vgo);
-                V_T lf = V_ADD(hleft, vgo);
-                V_T h = V_MAX(V_MAX(d, u), lf);
-                dr[c - 1] = ((uint32_t)V_MASK(V_CMPEQ(h, d)) & V_LO) | ((uint32_t)V_MASK(V_CMPEQ(h, u)) & V_HI);
+                V_T h = V_MAX(V_MAX(d, u), hg);
+                /* bit A: H came from the diagonal; bit B: the left gap is strictly
+                 * better than the upper one (so, without A, D rather than I) */
+                dr[c - 1] = V_DIRBITS(V_CMPEQ(h, d), V_CMPGT(hg, u));
                 V_STORE(&hrow[c], h);
                 hdiag = up;
-                hleft = h;
+                hg = V_ADD(h, vgo);
             }
         } else {
             uint32_t *dr = dir + (size_t)(r - 1) * maxn * 2;
@@ -111,8 +115,8 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 f = V_MAX(fo, fx);
                 V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
                 V_T h = V_MAX(V_MAX(d, e), f);
-                dr[2 * (c - 1)] = ((uint32_t)V_MASK(V_CMPEQ(h, d)) & V_LO) | ((uint32_t)V_MASK(V_CMPEQ(h, e)) & V_HI);
-                dr[2 * (c - 1) + 1] = ((uint32_t)V_MASK(V_CMPGT(ex, eo)) & V_LO) | ((uint32_t)V_MASK(V_CMPGT(fx, fo)) & V_HI);
+                dr[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h, d), V_CMPEQ(h, e));
+                dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex, eo), V_CMPGT(fx, fo));
                 V_STORE(&hrow[c], h);
                 V_STORE(&erow[c], e);
                 hdiag = up;
@@ -162,17 +166,17 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         mnw_aln_push(o, MNW_OP_I, (uint32_t)(m - re));
         mnw_aln_push(o, MNW_OP_D, (uint32_t)(nn - ce));
         const uint8_t *tl = t[l];
-        const int sh = l * V_LSTRIDE;
+        const int pa = V_POS_A(l), pb = V_POS_B(l);
         int r = re, c = ce;
         if (!affine) {
             while (r > 0 && c > 0) {
-                uint32_t w = dir[(size_t)(r - 1) * maxn + (size_t)(c - 1)] >> sh;
-                if (w & 1) {
+                uint32_t w = dir[(size_t)(r - 1) * maxn + (size_t)(c - 1)];
+                if ((w >> pa) & 1) {
                     uint8_t a = q[r - 1], b = tl[c - 1];
                     mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
                     r--;
                     c--;
-                } else if (w & 2) {
+                } else if (!((w >> pb) & 1)) {
                     mnw_aln_push(o, MNW_OP_I, 1);
                     r--;
                 } else {
@@ -185,25 +189,25 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
             while (r > 0 && c > 0) {
                 const uint32_t *wp = dir + 2 * ((size_t)(r - 1) * maxn + (size_t)(c - 1));
                 if (st == 0) {
-                    uint32_t w = wp[0] >> sh;
-                    if (w & 1) {
+                    uint32_t w = wp[0];
+                    if ((w >> pa) & 1) {
                         uint8_t a = q[r - 1], b = tl[c - 1];
                         mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
                         r--;
                         c--;
                         continue;
                     }
-                    st = (w & 2) ? 1 : 2;
+                    st = ((w >> pb) & 1) ? 1 : 2;
                 }
-                uint32_t x = wp[1] >> sh;
+                uint32_t x = wp[1];
                 if (st == 1) {
                     mnw_aln_push(o, MNW_OP_I, 1);
                     r--;
-                    st = (x & 1) ? 1 : 0;
+                    st = ((x >> pa) & 1) ? 1 : 0;
                 } else {
                     mnw_aln_push(o, MNW_OP_D, 1);
                     c--;
-                    st = (x & 2) ? 2 : 0;
+                    st = ((x >> pb) & 1) ? 2 : 0;
                 }
             }
         }
