@@ -216,3 +216,18 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         mnw_aln_reverse(o);
     }
 }
+
+/* The per-variant macros end here, so the next instantiation can define
+ * its own (V_T, V_LOAD and V_STORE are per instruction set and stay). */
+#undef V_NAME
+#undef S_T
+#undef LANES
+#undef V_DIRBITS
+#undef V_POS_A
+#undef V_POS_B
+#undef V_NEG
+#undef V_SET1
+#undef V_ADD
+#undef V_MAX
+#undef V_CMPEQ
+#undef V_CMPGT

@@ -25,18 +25,6 @@
 #define V_CMPEQ(a, b) _mm_cmpeq_epi16((a), (b))
 #define V_CMPGT(a, b) _mm_cmpgt_epi16((a), (b))
 #include "nw_simd.h"
-#undef V_NAME
-#undef S_T
-#undef LANES
-#undef V_DIRBITS
-#undef V_POS_A
-#undef V_POS_B
-#undef V_NEG
-#undef V_SET1
-#undef V_ADD
-#undef V_MAX
-#undef V_CMPEQ
-#undef V_CMPGT
 
 #define V_NAME mnw_nw_sse41_32
 #define S_T int32_t
