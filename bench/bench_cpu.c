@@ -371,6 +371,17 @@ int main(int argc, char **argv)
         }
         printf("load:      %s (/proc/loadavg before the run; other work on the machine skews timings)\n", la);
     }
+    {
+        /* the binary is build/bench/bench_cpu: the tree is two levels up */
+        char head[128], cmd[4200], dir[4096];
+        snprintf(dir, sizeof dir, "%s", argv[0]);
+        char *sl = strrchr(dir, '/');
+        if (sl) *sl = 0;
+        else snprintf(dir, sizeof dir, ".");
+        snprintf(cmd, sizeof cmd, "git -C '%s/../..' rev-parse --short HEAD 2>/dev/null || echo unknown", dir);
+        first_line_of(cmd, head, sizeof head);
+        printf("mnw:       libmnw.a of the working tree at git %s (uncommitted edits, if any, included)\n", head);
+    }
     printf("software:  gcc %s; parasail %d.%d.%d; %s\n", __VERSION__, PARASAIL_VERSION_MAJOR, PARASAIL_VERSION_MINOR,
            PARASAIL_VERSION_PATCH, vsver);
 
