@@ -3,7 +3,8 @@
 # make test       build and run every test; ends with "N passed, N failed"
 # make demo       install missing packages, build, align the bundled 16S sample
 # make bench-cpu  CPU benchmark against parasail and vsearch (bench/)
-# Switches: asan=1 (AddressSanitizer+UBSan), tsan=1 (ThreadSanitizer), debug=1
+# Switches: asan=1 (AddressSanitizer+UBSan), tsan=1 (ThreadSanitizer), debug=1;
+# B=DIR BIN=DIR put objects and binaries elsewhere (e.g. a tsan build beside the normal one)
 
 CC      ?= gcc
 CSTD    := -std=c11
@@ -28,7 +29,8 @@ NVCC    := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 HWLOC   := $(shell pkg-config --exists hwloc 2>/dev/null && echo yes)
 
-B := build
+B ?= build
+BIN ?= bin
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
@@ -37,7 +39,7 @@ TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
 .PHONY: all info test test-quick demo bench-cpu clean
-all: bin/mnw
+all: $(BIN)/mnw
 
 info:
 	@echo "cc: $(CC)"; echo "nvcc: $(or $(NVCC),not found)"; \
@@ -55,8 +57,8 @@ $(B)/libmnw.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-bin/mnw: $(B)/src/main.o $(B)/libmnw.a
-	@mkdir -p bin
+$(BIN)/mnw: $(B)/src/main.o $(B)/libmnw.a
+	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
@@ -70,16 +72,16 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 
 TEST_TOOLS := $(B)/tools/check_output
 
-test: bin/mnw $(TEST_BIN) $(TEST_TOOLS)
+test: $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
 	@bash tests/run.sh
 
 demo:
 	@bash scripts/demo.sh
 
-bench-cpu: bin/mnw
+bench-cpu: $(BIN)/mnw
 	@$(MAKE) -C bench cpu
 
 clean:
-	rm -rf $(B) bin
+	rm -rf $(B) $(BIN)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
