@@ -38,7 +38,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
-.PHONY: all info test test-quick demo bench-cpu clean
+.PHONY: all info test test-deps demo bench-cpu clean
 all: $(BIN)/mnw
 
 info:
@@ -72,7 +72,13 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 
 TEST_TOOLS := $(B)/tools/check_output
 
-test: $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
+# installs the tools the tests compare against when missing (apt-get; a no-op
+# when they are there), so `make test` works on a fresh machine
+test-deps:
+	@bash scripts/deps.sh test
+
+test: test-deps
+	@$(MAKE) --no-print-directory $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
 	@bash tests/run.sh
 
 demo:

@@ -1,6 +1,11 @@
 /* nw_kernel.h - private to workers/cpu: the workspace layout and the kernel
  * entry points of each instruction-set variant (nw_avx2.c, nw_sse41.c, both
- * generated from nw_simd.h). Not for use outside workers/cpu. */
+ * generated from nw_simd.h). Not for use outside workers/cpu (the unit tests
+ * call the variants directly to compare them).
+ * Ownership: the workspace owns its buffers (mnw_cpu_ws_free).
+ * Thread-safety: a kernel call uses only its workspace and arguments; one
+ * workspace per thread. A variant may only run where cpuid reports its
+ * instruction set. */
 #ifndef MNW_NW_KERNEL_H
 #define MNW_NW_KERNEL_H
 
