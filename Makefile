@@ -46,6 +46,7 @@ info:
 	echo "mpicc: $(or $(MPICC),not found)"; echo "hwloc: $(or $(HWLOC),not found)"
 
 # SIMD kernels: one source compiled per instruction set (never -march=native).
+$(B)/workers/cpu/nw_avx512.o: CFLAGS += -mavx512bw
 $(B)/workers/cpu/nw_avx2.o: CFLAGS += -mavx2
 $(B)/workers/cpu/nw_sse41.o: CFLAGS += -msse4.1
 

@@ -15,6 +15,7 @@
 #define S_T int16_t
 #define LANES 16
 /* packs_epi16 of two lane masks: per 128-bit half, 8 A bytes then 8 B bytes */
+#define DIR_T uint32_t
 #define V_DIRBITS(a, b) ((uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16((a), (b))))
 #define V_POS_A(l) ((l) < 8 ? (l) : (l) + 8)
 #define V_POS_B(l) ((l) < 8 ? (l) + 8 : (l) + 16)
@@ -30,6 +31,7 @@
 #define S_T int32_t
 #define LANES 8
 /* movemask_epi8 gives 4 bits per int32 lane: A at the lowest, B above */
+#define DIR_T uint32_t
 #define V_DIRBITS(a, b) (((uint32_t)_mm256_movemask_epi8(a) & 0x11111111u) | ((uint32_t)_mm256_movemask_epi8(b) & 0x22222222u))
 #define V_POS_A(l) (4 * (l))
 #define V_POS_B(l) (4 * (l) + 1)

@@ -9,33 +9,49 @@
 #include "util.h"
 
 typedef struct {
-    const char *name;
+    const char *name, *cpu_feature;
     mnw_kernel_fn k16, k32;
     int lanes16, lanes32;
+    int dirword16; /* bytes of direction bits per cell vector, 16-bit kernel */
 } isa_t;
 
-static const isa_t isa_avx2 = {"avx2", mnw_nw_avx2_16, mnw_nw_avx2_32, 16, 8};
-static const isa_t isa_sse41 = {"sse41", mnw_nw_sse41_16, mnw_nw_sse41_32, 8, 4};
-static const isa_t *isa_used;
+/* widest first; every CPU with one of them has the ones below it */
+static const isa_t isas[] = {
+    {"avx512", "avx512bw", mnw_nw_avx512_16, mnw_nw_avx512_32, 32, 16, 8},
+    {"avx2", "avx2", mnw_nw_avx2_16, mnw_nw_avx2_32, 16, 8, 4},
+    {"sse41", "sse4.1", mnw_nw_sse41_16, mnw_nw_sse41_32, 8, 4, 2},
+};
+#define NISA ((int)(sizeof isas / sizeof *isas))
+/* Direction bits one lane group may take before a narrower instruction set
+ * is used for it (long sequences only: 16S pairs take 18 MB at most). */
+#define DIR_BUDGET ((size_t)256 << 20)
+
+static int isa_used = -1;
 static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
+
+static int cpu_has(const char *f)
+{
+    if (!strcmp(f, "avx512bw")) return __builtin_cpu_supports("avx512bw");
+    if (!strcmp(f, "avx2")) return __builtin_cpu_supports("avx2");
+    return __builtin_cpu_supports("sse4.1");
+}
 
 static void isa_pick(void)
 {
     const char *force = getenv("MNW_SIMD");
     __builtin_cpu_init();
-    int has_avx2 = __builtin_cpu_supports("avx2");
-    int has_sse41 = __builtin_cpu_supports("sse4.1");
-    if (force && strcmp(force, "sse41") == 0 && has_sse41) isa_used = &isa_sse41;
-    else if (force && strcmp(force, "avx2") == 0 && has_avx2) isa_used = &isa_avx2;
-    else if (has_avx2) isa_used = &isa_avx2;
-    else if (has_sse41) isa_used = &isa_sse41;
-    else isa_used = NULL;
+    isa_used = -1;
+    for (int k = 0; k < NISA && isa_used < 0; k++)
+        if (cpu_has(isas[k].cpu_feature) && (!force || !*force || !strcmp(force, isas[k].name))) isa_used = k;
+    if (isa_used < 0 && force) /* an unknown or unsupported MNW_SIMD: the best there is */
+        for (int k = 0; k < NISA && isa_used < 0; k++)
+            if (cpu_has(isas[k].cpu_feature)) isa_used = k;
 }
 
 static const isa_t *isa(void)
 {
     CHECK_PT(pthread_once(&isa_once, isa_pick));
-    return isa_used;
+    return isa_used < 0 ? NULL : &isas[isa_used];
 }
 
 const char *mnw_cpu_isa(void) { return isa() ? isa()->name : NULL; }
@@ -70,10 +86,20 @@ void mnw_cpu_ws_free(mnw_cpu_ws *ws)
 void mnw_cpu_align(mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
                    const uint8_t *const *t, const int *n, int count, mnw_aln *out)
 {
-    const isa_t *is = isa();
+    const isa_t *is0 = isa();
     int k = 0;
     while (k < count) {
+        const isa_t *is = is0;
         int g = count - k < is->lanes16 ? count - k : is->lanes16;
+        int maxn = 0;
+        for (int l = 0; l < g; l++)
+            if (n[k + l] > maxn) maxn = n[k + l];
+        size_t dir = (size_t)m * (size_t)maxn * (size_t)is->dirword16 * (mnw_scoring_affine(sc) ? 2 : 1);
+        while (dir > DIR_BUDGET && is + 1 < isas + NISA) {
+            dir = dir / (size_t)is->dirword16 * (size_t)is[1].dirword16;
+            is++;
+            if (g > is->lanes16) g = is->lanes16;
+        }
         int all16 = 1;
         for (int l = 0; l < g && all16; l++) all16 = mnw_fits16(sc, m, n[k + l]);
         if (all16) {

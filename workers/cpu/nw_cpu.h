@@ -4,9 +4,11 @@
  * One query (sequence i, the DP rows) is aligned against up to
  * mnw_cpu_lanes() targets (sequences j, the columns) per kernel call, one
  * target per lane: 16-bit lanes when mnw_fits16() proves no overflow is
- * possible, 32-bit lanes otherwise. The instruction set (AVX2 or SSE4.1) is
- * picked once at run time from cpuid; MNW_SIMD=sse41|avx2 in the environment
- * forces one (tests compare both). Results are exactly those of the
+ * possible, 32-bit lanes otherwise. The instruction set (AVX-512BW, AVX2 or
+ * SSE4.1) is picked once at run time from cpuid; MNW_SIMD=avx512|avx2|sse41
+ * in the environment forces one (tests compare them). A lane group whose
+ * direction bits would pass 256 MB (sequences of several thousand bases)
+ * runs on the next narrower instruction set. Results are exactly those of the
  * reference aligner (tests/ref) for every scoring mode: same score, same
  * alignment (the tie-break rule of docs/SCORING.md).
  *
@@ -30,9 +32,10 @@ typedef struct mnw_cpu_ws mnw_cpu_ws;
 mnw_cpu_ws *mnw_cpu_ws_new(void);
 void mnw_cpu_ws_free(mnw_cpu_ws *ws);
 
-/* "avx2" or "sse41": the instruction set in use (resolved on first call). */
+/* "avx512", "avx2" or "sse41": the instruction set in use (resolved on the
+ * first call); NULL if the CPU has not even SSE4.1. */
 const char *mnw_cpu_isa(void);
-/* Lanes of the 16-bit kernel of the instruction set in use (16 or 8). */
+/* Lanes of the 16-bit kernel of the instruction set in use (32, 16 or 8). */
 int mnw_cpu_lanes(void);
 
 /* Aligns query q (length m) with each of the count targets t[k] (length

@@ -27,8 +27,9 @@ struct mnw_cpu_ws {
 /* Grows a 64-byte aligned buffer to at least `need` bytes. */
 void mnw_ws_reserve(void **buf, size_t *have, size_t need);
 
-/* One group of at most the variant's lane count of targets (AVX2: 16 lanes
- * of int16 or 8 of int32; SSE4.1: 8 or 4), aligned with trace-back. */
+/* One group of at most the variant's lane count of targets (AVX-512BW: 32
+ * lanes of int16 or 16 of int32; AVX2: 16 or 8; SSE4.1: 8 or 4), aligned
+ * with trace-back. */
 typedef void (*mnw_kernel_fn)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
                               const uint8_t *const *t, const int *n, int count, mnw_aln *out);
 
@@ -36,6 +37,10 @@ void mnw_nw_avx2_16(struct mnw_cpu_ws *, const mnw_scoring *, const uint8_t *, i
                     const uint8_t *const *, const int *, int, mnw_aln *);
 void mnw_nw_avx2_32(struct mnw_cpu_ws *, const mnw_scoring *, const uint8_t *, int,
                     const uint8_t *const *, const int *, int, mnw_aln *);
+void mnw_nw_avx512_16(struct mnw_cpu_ws *, const mnw_scoring *, const uint8_t *, int,
+                      const uint8_t *const *, const int *, int, mnw_aln *);
+void mnw_nw_avx512_32(struct mnw_cpu_ws *, const mnw_scoring *, const uint8_t *, int,
+                      const uint8_t *const *, const int *, int, mnw_aln *);
 void mnw_nw_sse41_16(struct mnw_cpu_ws *, const mnw_scoring *, const uint8_t *, int,
                      const uint8_t *const *, const int *, int, mnw_aln *);
 void mnw_nw_sse41_32(struct mnw_cpu_ws *, const mnw_scoring *, const uint8_t *, int,

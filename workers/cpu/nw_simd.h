@@ -8,8 +8,9 @@
  * padding columns past their end; those never feed a cell at or before the
  * lane's own last column, so results are exact.
  *
- * Direction bits (docs/SCORING.md): for each cell vector one 32-bit word
- * holding two bits per lane, A and B, packed by V_DIRBITS and found again at
+ * Direction bits (docs/SCORING.md): for each cell vector one DIR_T word
+ * (32 bits; 64 for 32 lanes) holding two bits per lane, A and B, packed by
+ * V_DIRBITS and found again at
  * V_POS_A(lane) / V_POS_B(lane):
  *   linear: A = H came from the diagonal; B = the left gap (D) is strictly
  *           better than the upper one (I), so without A: B ? D : I
@@ -20,7 +21,7 @@
  * opened rather than extended on a tie.
  *
  * Required macros: V_NAME (function name), V_T (vector type), S_T (lane score
- * type), LANES, V_DIRBITS(maskA, maskB) -> uint32_t, V_POS_A(l), V_POS_B(l),
+ * type), LANES, DIR_T, V_DIRBITS(maskA, maskB) -> DIR_T, V_POS_A(l), V_POS_B(l),
  * V_NEG (the -inf sentinel), V_SET1, V_ADD (saturating for 16 bit), V_MAX,
  * V_CMPEQ, V_CMPGT, V_LOAD, V_STORE (aligned).
  */
@@ -63,8 +64,8 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
     }
 
     size_t words = (size_t)m * (size_t)maxn * (affine ? 2 : 1);
-    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, words * sizeof(uint32_t) + 64);
-    uint32_t *dir = (uint32_t *)ws->dir;
+    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, words * sizeof(DIR_T) + 64);
+    DIR_T *dir = (DIR_T *)ws->dir;
     size_t lc_need = (size_t)LANES * ((size_t)m + 1);
     if (fe && ws->lastcol_n < lc_need) {
         free(ws->lastcol);
@@ -84,13 +85,46 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
     if (fe)
         for (int l = 0; l < LANES; l++) ws->lastcol[(size_t)l * (m + 1)] = 0;
 
-    for (int r = 1; r <= m; r++) {
+    int r0 = 1;
+    if (!affine && !fe) {
+        /* Linear gaps, end gaps penalised (the default): two rows per pass,
+         * so row r's H stays in a register for row r+1 and the H row is
+         * loaded and stored once per two rows. Same recurrence and bits. */
+        for (; r0 + 1 <= m; r0 += 2) {
+            const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
+            const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
+            V_T hdiag1 = V_LOAD(&hrow[0]);
+            V_T hleft1 = V_SET1((S_T)-mnw_gapcost(sc, r0));
+            V_T hleft2 = V_SET1((S_T)-mnw_gapcost(sc, r0 + 1));
+            V_STORE(&hrow[0], hleft2);
+            V_T hdiag2 = hleft1;
+            V_T hg1 = V_ADD(hleft1, vgo), hg2 = V_ADD(hleft2, vgo);
+            DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn;
+            DIR_T *dr2 = dr1 + maxn;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up1 = V_LOAD(&hrow[c]);
+                V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
+                V_T u1 = V_ADD(up1, vgo);
+                V_T h1 = V_MAX(V_MAX(d1, u1), hg1);
+                dr1[c - 1] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPGT(hg1, u1));
+                hg1 = V_ADD(h1, vgo); /* also row r0+1's upper gap */
+                hdiag1 = up1;
+                V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
+                V_T h2 = V_MAX(V_MAX(d2, hg1), hg2);
+                dr2[c - 1] = V_DIRBITS(V_CMPEQ(h2, d2), V_CMPGT(hg2, hg1));
+                hg2 = V_ADD(h2, vgo);
+                hdiag2 = h1;
+                V_STORE(&hrow[c], h2);
+            }
+        }
+    }
+    for (int r = r0; r <= m; r++) {
         const V_T *pr = prof + (size_t)slot[q[r - 1]] * W;
         V_T hdiag = V_LOAD(&hrow[0]);
         V_T hleft = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r));
         V_STORE(&hrow[0], hleft);
         if (!affine) {
-            uint32_t *dr = dir + (size_t)(r - 1) * maxn;
+            DIR_T *dr = dir + (size_t)(r - 1) * maxn;
             V_T hg = V_ADD(hleft, vgo); /* H[r][c-1] + gap: the only add on the critical path */
             for (int c = 1; c <= maxn; c++) {
                 V_T up = V_LOAD(&hrow[c]);
@@ -105,7 +139,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 hg = V_ADD(h, vgo);
             }
         } else {
-            uint32_t *dr = dir + (size_t)(r - 1) * maxn * 2;
+            DIR_T *dr = dir + (size_t)(r - 1) * maxn * 2;
             V_T f = vneg;
             for (int c = 1; c <= maxn; c++) {
                 V_T up = V_LOAD(&hrow[c]);
@@ -170,7 +204,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         int r = re, c = ce;
         if (!affine) {
             while (r > 0 && c > 0) {
-                uint32_t w = dir[(size_t)(r - 1) * maxn + (size_t)(c - 1)];
+                DIR_T w = dir[(size_t)(r - 1) * maxn + (size_t)(c - 1)];
                 if ((w >> pa) & 1) {
                     uint8_t a = q[r - 1], b = tl[c - 1];
                     mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
@@ -187,9 +221,9 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         } else {
             int st = 0; /* 0 = H, 1 = E (I), 2 = F (D) */
             while (r > 0 && c > 0) {
-                const uint32_t *wp = dir + 2 * ((size_t)(r - 1) * maxn + (size_t)(c - 1));
+                const DIR_T *wp = dir + 2 * ((size_t)(r - 1) * maxn + (size_t)(c - 1));
                 if (st == 0) {
-                    uint32_t w = wp[0];
+                    DIR_T w = wp[0];
                     if ((w >> pa) & 1) {
                         uint8_t a = q[r - 1], b = tl[c - 1];
                         mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
@@ -199,7 +233,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                     }
                     st = ((w >> pb) & 1) ? 1 : 2;
                 }
-                uint32_t x = wp[1];
+                DIR_T x = wp[1];
                 if (st == 1) {
                     mnw_aln_push(o, MNW_OP_I, 1);
                     r--;
@@ -223,6 +257,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
 #undef S_T
 #undef LANES
 #undef V_DIRBITS
+#undef DIR_T
 #undef V_POS_A
 #undef V_POS_B
 #undef V_NEG

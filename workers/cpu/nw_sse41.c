@@ -15,7 +15,8 @@
 #define S_T int16_t
 #define LANES 8
 /* packs_epi16 of two lane masks: 8 A bytes then 8 B bytes */
-#define V_DIRBITS(a, b) ((uint32_t)_mm_movemask_epi8(_mm_packs_epi16((a), (b))))
+#define DIR_T uint16_t
+#define V_DIRBITS(a, b) ((uint16_t)_mm_movemask_epi8(_mm_packs_epi16((a), (b))))
 #define V_POS_A(l) (l)
 #define V_POS_B(l) ((l) + 8)
 #define V_NEG INT16_MIN
@@ -30,7 +31,8 @@
 #define S_T int32_t
 #define LANES 4
 /* movemask_epi8 gives 4 bits per int32 lane: A at the lowest, B above */
-#define V_DIRBITS(a, b) (((uint32_t)_mm_movemask_epi8(a) & 0x11111111u) | ((uint32_t)_mm_movemask_epi8(b) & 0x22222222u))
+#define DIR_T uint16_t
+#define V_DIRBITS(a, b) ((uint16_t)(((unsigned)_mm_movemask_epi8(a) & 0x1111u) | ((unsigned)_mm_movemask_epi8(b) & 0x2222u)))
 #define V_POS_A(l) (4 * (l))
 #define V_POS_B(l) (4 * (l) + 1)
 #define V_NEG (-(1 << 29))
