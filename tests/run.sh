@@ -2,7 +2,8 @@
 # tests/run.sh - runs every C unit test (build/tests/test_*) and shell test
 # (tests/sh/t_*.sh), counts their "ok"/"not ok" lines and ends with
 # "N passed, N failed". A test program that exits non-zero without printing a
-# failing line counts as one failure. Usage: tests/run.sh [FILTER]
+# failing line counts as one failure; one that runs past MNW_TEST_TIMEOUT
+# seconds (default 1200) is stopped and fails. Usage: tests/run.sh [FILTER]
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -12,8 +13,9 @@ log=$(mktemp)
 run_one() {
     local name=$1; shift
     local t0=$(date +%s)
-    "$@" >"$log" 2>&1
+    timeout "${MNW_TEST_TIMEOUT:-1200}" "$@" >"$log" 2>&1
     local rc=$?
+    [ "$rc" -eq 124 ] && echo "not ok - $name timed out after ${MNW_TEST_TIMEOUT:-1200}s" >>"$log"
     local p f
     p=$(grep -c '^ok - ' "$log")
     f=$(grep -c '^not ok - ' "$log")
