@@ -27,7 +27,7 @@ LDLIBS  := -lz -lm -pthread $(SAN)
 # code lands (MPI: issue 5, CUDA: issue 6).
 NVCC    := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 MPICC   := $(shell command -v mpicc 2>/dev/null)
-HWLOC   := $(shell pkg-config --exists hwloc 2>/dev/null && echo yes)
+HWLOC   := $(shell command -v pkg-config >/dev/null && pkg-config --exists hwloc && echo yes)
 
 B ?= build
 BIN ?= bin

@@ -5,7 +5,7 @@
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config"
-test_pkgs="$build_pkgs libparasail-dev vsearch emboss mothur python3 python3-biopython valgrind"
+test_pkgs="$build_pkgs libparasail-dev vsearch emboss mothur python3 python3-biopython"
 case "$what" in
     build) pkgs=$build_pkgs ;;
     test) pkgs=$test_pkgs ;;
