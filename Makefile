@@ -6,7 +6,9 @@
 # Switches: asan=1 (AddressSanitizer+UBSan), tsan=1 (ThreadSanitizer), debug=1;
 # B=DIR BIN=DIR put objects and binaries elsewhere (e.g. a tsan build beside the normal one)
 
-CC      ?= gcc
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror
 OPT     := -O3
