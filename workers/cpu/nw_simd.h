@@ -118,6 +118,47 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
             }
         }
     }
+    if (affine && !fe) {
+        /* Affine gaps, end gaps penalised: two rows per pass as above; row
+         * r's H and E feed row r+1 from registers. */
+        for (; r0 + 1 <= m; r0 += 2) {
+            const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
+            const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
+            V_T hdiag1 = V_LOAD(&hrow[0]);
+            V_T hleft1 = V_SET1((S_T)-mnw_gapcost(sc, r0));
+            V_T hleft2 = V_SET1((S_T)-mnw_gapcost(sc, r0 + 1));
+            V_STORE(&hrow[0], hleft2);
+            V_T hdiag2 = hleft1;
+            V_T f1 = vneg, f2 = vneg;
+            DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn * 2;
+            DIR_T *dr2 = dr1 + (size_t)maxn * 2;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up1 = V_LOAD(&hrow[c]);
+                V_T eo1 = V_ADD(up1, vgo), ex1 = V_ADD(V_LOAD(&erow[c]), vge);
+                V_T e1 = V_MAX(eo1, ex1);
+                V_T fo1 = V_ADD(hleft1, vgo), fx1 = V_ADD(f1, vge);
+                f1 = V_MAX(fo1, fx1);
+                V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
+                V_T h1 = V_MAX(V_MAX(d1, e1), f1);
+                dr1[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPEQ(h1, e1));
+                dr1[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex1, eo1), V_CMPGT(fx1, fo1));
+                hdiag1 = up1;
+                hleft1 = h1;
+                V_T eo2 = V_ADD(h1, vgo), ex2 = V_ADD(e1, vge);
+                V_T e2 = V_MAX(eo2, ex2);
+                V_T fo2 = V_ADD(hleft2, vgo), fx2 = V_ADD(f2, vge);
+                f2 = V_MAX(fo2, fx2);
+                V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
+                V_T h2 = V_MAX(V_MAX(d2, e2), f2);
+                dr2[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h2, d2), V_CMPEQ(h2, e2));
+                dr2[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex2, eo2), V_CMPGT(fx2, fo2));
+                hdiag2 = h1;
+                hleft2 = h2;
+                V_STORE(&hrow[c], h2);
+                V_STORE(&erow[c], e2);
+            }
+        }
+    }
     for (int r = r0; r <= m; r++) {
         const V_T *pr = prof + (size_t)slot[q[r - 1]] * W;
         V_T hdiag = V_LOAD(&hrow[0]);
