@@ -25,10 +25,11 @@ typedef struct {
 int mnw_err_set(mnw_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-void *mnw_xmalloc_at(size_t n, const char *file, int line);
-void *mnw_xcalloc_at(size_t n, size_t sz, const char *file, int line);
-void *mnw_xrealloc_at(void *p, size_t n, const char *file, int line);
-char *mnw_xstrdup_at(const char *s, const char *file, int line);
+#define MNW_ALLOC __attribute__((returns_nonnull, warn_unused_result))
+void *mnw_xmalloc_at(size_t n, const char *file, int line) MNW_ALLOC __attribute__((malloc));
+void *mnw_xcalloc_at(size_t n, size_t sz, const char *file, int line) MNW_ALLOC __attribute__((malloc));
+void *mnw_xrealloc_at(void *p, size_t n, const char *file, int line) MNW_ALLOC;
+char *mnw_xstrdup_at(const char *s, const char *file, int line) MNW_ALLOC __attribute__((malloc));
 #define mnw_xmalloc(n) mnw_xmalloc_at((n), __FILE__, __LINE__)
 #define mnw_xcalloc(n, s) mnw_xcalloc_at((n), (s), __FILE__, __LINE__)
 #define mnw_xrealloc(p, n) mnw_xrealloc_at((p), (n), __FILE__, __LINE__)

@@ -4,7 +4,7 @@
 # tests/data), TMP (a fresh scratch directory for this script).
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-MNW="$ROOT/bin/mnw"
+MNW="${MNW_BIN:-$ROOT/bin/mnw}"   # MNW_BIN=bin-asan/mnw runs the shell tests on a sanitizer build
 TDATA="$ROOT/tests/data"
 SHARED16S="$ROOT/../shared/data/16s"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mnw-test.XXXXXX")

@@ -515,9 +515,10 @@ static void test_real_data(void)
 static void test_many_ids(void)
 {
     size_t n = 150000;
-    char *t = malloc(n * 32 + 64);
+    size_t cap = n * 32 + 64;
+    char *t = mnw_xmalloc(cap);
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += (size_t)sprintf(t + k, ">read_%zu x\nACGTN\n", i * 7919 % 1000003);
+    for (size_t i = 0; i < n; i++) k += (size_t)snprintf(t + k, cap - k, ">read_%zu x\nACGTN\n", i * 7919 % 1000003);
     const char *p = mkgz("many.fa.gz", t, k);
     mnw_seqset s;
     double t0 = mnw_now();

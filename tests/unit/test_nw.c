@@ -62,7 +62,8 @@ static int consistent(const mnw_scoring *sc, const uint8_t *a, int m, const uint
 
 static int same(const mnw_aln *x, const mnw_aln *y)
 {
-    return x->score == y->score && x->nops == y->nops && memcmp(x->ops, y->ops, x->nops * sizeof *x->ops) == 0;
+    return x->score == y->score && x->nops == y->nops &&
+           (x->nops == 0 || memcmp(x->ops, y->ops, x->nops * sizeof *x->ops) == 0);
 }
 
 typedef struct {
