@@ -45,7 +45,6 @@ static void local_tick(void *ctx)
 
 static int run(mnw_opts *o, mnw_err *e)
 {
-    if (mnw_opts_check(o, e)) return -1;
     if (!mnw_cpu_isa()) return mnw_err_set(e, "this CPU lacks SSE4.1, which mnw's CPU worker needs");
     if (mnw_outdir_check(o->outdir, o->force, e)) return -1;
 
@@ -151,7 +150,7 @@ int main(int argc, char **argv)
     mnw_opts_init(&o);
     mnw_err e;
     int rc = 0;
-    if (mnw_opts_parse(&o, argc, argv, &e)) {
+    if (mnw_opts_parse(&o, argc, argv, &e) || (!o.help && !o.version && mnw_opts_check(&o, &e))) {
         fprintf(stderr, "mnw: %s\n", e.msg);
         rc = 2;
     } else if (o.help) {

@@ -51,6 +51,12 @@ expect_fail "unknown config key" "bad.conf:2: unknown key 'bogus'" -i good.fa -c
 printf 'threads = many\n' > bad2.conf
 expect_fail "bad config value" "bad2.conf:1: threads must be an integer" -i good.fa -c bad2.conf
 
+# exit status: 2 for a bad command line or config, 1 for a failure while running
+"$MNW" -i good.fa -o st --match x >/dev/null 2>&1; rc_usage=$?
+"$MNW" -i good.fa -o st --gap-open 2 --gap-extend 5 >/dev/null 2>&1; rc_usage2=$?
+"$MNW" -i nosuch.fa -o st >/dev/null 2>&1; rc_input=$?
+check "exit status 2 for bad options ($rc_usage, $rc_usage2), 1 for bad input ($rc_input)" '[ $rc_usage -eq 2 ] && [ $rc_usage2 -eq 2 ] && [ $rc_input -eq 1 ]'
+
 # OUTDIR problems
 "$MNW" -i good.fa -o prev >out.txt 2>err.txt; rc=$?
 check "non-empty OUTDIR refused without --force (exit $rc)" '[ $rc -ne 0 ] && grep -q "prev: output directory is not empty (use --force" err.txt && [ "$(sum_prev)" = "$before" ]'
