@@ -11,9 +11,9 @@
 typedef struct {
     const mnw_nld_cfg *cfg;
     pthread_mutex_t mu;
-    pthread_cond_t todo_cv, done_cv;
-    mnw_range *todo; /* ring of pending work lists */
-    size_t todo_cap, todo_head, todo_n;
+    pthread_cond_t work_cv, done_cv;
+    mnw_range *work; /* ring of pending work lists */
+    size_t work_cap, work_head, work_n;
     mnw_result *done_head, *done_tail;
     int no_more; /* the link has no more work */
     int stop;    /* error: workers quit */
@@ -37,14 +37,14 @@ static void *worker_main(void *p)
     mnw_cpu_worker_init(&w, st->cfg->js);
     for (;;) {
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        while (!st->stop && st->todo_n == 0 && !st->no_more) CHECK_PT(pthread_cond_wait(&st->todo_cv, &st->mu));
-        if (st->stop || st->todo_n == 0) {
+        while (!st->stop && st->work_n == 0 && !st->no_more) CHECK_PT(pthread_cond_wait(&st->work_cv, &st->mu));
+        if (st->stop || st->work_n == 0) {
             CHECK_PT(pthread_mutex_unlock(&st->mu));
             break;
         }
-        mnw_range r = st->todo[st->todo_head];
-        st->todo_head = (st->todo_head + 1) % st->todo_cap;
-        st->todo_n--;
+        mnw_range r = st->work[st->work_head];
+        st->work_head = (st->work_head + 1) % st->work_cap;
+        st->work_n--;
         CHECK_PT(pthread_cond_signal(&st->done_cv)); /* queue ran lower: the comm thread may pull */
         CHECK_PT(pthread_mutex_unlock(&st->mu));
 
@@ -58,7 +58,7 @@ static void *worker_main(void *p)
                 st->werr_set = 1;
             }
             st->stop = 1;
-            CHECK_PT(pthread_cond_broadcast(&st->todo_cv));
+            CHECK_PT(pthread_cond_broadcast(&st->work_cv));
         } else {
             if (st->done_tail) st->done_tail->next = res;
             else st->done_head = res;
@@ -77,11 +77,11 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     memset(&st, 0, sizeof st);
     st.cfg = cfg;
     CHECK_PT(pthread_mutex_init(&st.mu, NULL));
-    CHECK_PT(pthread_cond_init(&st.todo_cv, NULL));
+    CHECK_PT(pthread_cond_init(&st.work_cv, NULL));
     CHECK_PT(pthread_cond_init(&st.done_cv, NULL));
     size_t target = (size_t)cfg->workers + (size_t)(cfg->prefetch > 0 ? cfg->prefetch : 0);
-    st.todo_cap = target + 1;
-    st.todo = mnw_xcalloc(st.todo_cap, sizeof *st.todo);
+    st.work_cap = target + 1;
+    st.work = mnw_xcalloc(st.work_cap, sizeof *st.work);
 
     pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
     worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);
@@ -96,19 +96,19 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     CHECK_PT(pthread_mutex_lock(&st.mu));
     for (;;) {
         /* pull: keep `target` lists queued (one per worker + prefetch) */
-        while (!st.no_more && !st.stop && st.todo_n < target) {
+        while (!st.no_more && !st.stop && st.work_n < target) {
             mnw_range r;
             int got = link->next(link->ctx, &r);
             if (got < 0) {
                 st.no_more = 1;
-                CHECK_PT(pthread_cond_broadcast(&st.todo_cv));
+                CHECK_PT(pthread_cond_broadcast(&st.work_cv));
             } else if (got == 0) {
                 break;
             } else {
-                st.todo[(st.todo_head + st.todo_n) % st.todo_cap] = r;
-                st.todo_n++;
+                st.work[(st.work_head + st.work_n) % st.work_cap] = r;
+                st.work_n++;
                 inflight++;
-                CHECK_PT(pthread_cond_signal(&st.todo_cv));
+                CHECK_PT(pthread_cond_signal(&st.work_cv));
             }
         }
         if (st.stop) break;
@@ -143,11 +143,11 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
         CHECK_PT(pthread_mutex_lock(&st.mu));
         if (rc) {
             st.stop = 1;
-            CHECK_PT(pthread_cond_broadcast(&st.todo_cv));
+            CHECK_PT(pthread_cond_broadcast(&st.work_cv));
             break;
         }
     }
-    if (st.stop) CHECK_PT(pthread_cond_broadcast(&st.todo_cv));
+    if (st.stop) CHECK_PT(pthread_cond_broadcast(&st.work_cv));
     CHECK_PT(pthread_mutex_unlock(&st.mu));
     for (int k = 0; k < cfg->workers; k++) CHECK_PT(pthread_join(th[k], NULL));
     if (!rc && st.werr_set) {
@@ -162,8 +162,8 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     if (!rc && link->tick) link->tick(link->ctx);
     free(th);
     free(args);
-    free(st.todo);
-    CHECK_PT(pthread_cond_destroy(&st.todo_cv));
+    free(st.work);
+    CHECK_PT(pthread_cond_destroy(&st.work_cv));
     CHECK_PT(pthread_cond_destroy(&st.done_cv));
     CHECK_PT(pthread_mutex_destroy(&st.mu));
     return rc;
