@@ -46,11 +46,12 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
     for (int r = 0; r < m; r++)
         if (slot[q[r]] < 0) slot[q[r]] = nslot++;
 
-    size_t rows_need = (2 + (size_t)nslot) * W * sizeof(V_T);
+    size_t rows_need = (3 + (size_t)nslot) * W * sizeof(V_T) + W;
     mnw_ws_reserve(&ws->rows, &ws->rows_bytes, rows_need);
     V_T *hrow = (V_T *)ws->rows;
     V_T *erow = hrow + W;
-    V_T *prof = erow + W;
+    V_T *row1 = erow + W; /* free end gaps, two rows per pass: row r0's H at last columns */
+    V_T *prof = row1 + W;
     S_T *profs = (S_T *)prof;
     for (int k = 0; k < MNW_NCODES; k++) {
         if (slot[k] < 0) continue;
@@ -63,6 +64,12 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         }
     }
 
+    /* islast[c]: column c is some lane's last column (free end gaps) */
+    uint8_t *islast = (uint8_t *)(prof + (size_t)nslot * W);
+    if (fe) {
+        memset(islast, 0, W);
+        for (int l = 0; l < count; l++) islast[nl[l]] = 1;
+    }
     size_t words = (size_t)m * (size_t)maxn * (affine ? 2 : 1);
     mnw_ws_reserve(&ws->dir, &ws->dir_bytes, words * sizeof(DIR_T) + 64);
     DIR_T *dir = (DIR_T *)ws->dir;
@@ -86,16 +93,17 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         for (int l = 0; l < LANES; l++) ws->lastcol[(size_t)l * (m + 1)] = 0;
 
     int r0 = 1;
-    if (!affine && !fe) {
-        /* Linear gaps, end gaps penalised (the default): two rows per pass,
-         * so row r's H stays in a register for row r+1 and the H row is
-         * loaded and stored once per two rows. Same recurrence and bits. */
+    if (!affine) {
+        /* Linear gaps: two rows per pass, so row r's H stays in a register
+         * for row r+1 and the H row is loaded and stored once per two rows.
+         * Same recurrence and bits. With free end gaps row r's H is kept
+         * (row1) at the columns where a lane's target ends. */
         for (; r0 + 1 <= m; r0 += 2) {
             const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
             const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
             V_T hdiag1 = V_LOAD(&hrow[0]);
-            V_T hleft1 = V_SET1((S_T)-mnw_gapcost(sc, r0));
-            V_T hleft2 = V_SET1((S_T)-mnw_gapcost(sc, r0 + 1));
+            V_T hleft1 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0));
+            V_T hleft2 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0 + 1));
             V_STORE(&hrow[0], hleft2);
             V_T hdiag2 = hleft1;
             V_T hg1 = V_ADD(hleft1, vgo), hg2 = V_ADD(hleft2, vgo);
@@ -107,6 +115,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 V_T u1 = V_ADD(up1, vgo);
                 V_T h1 = V_MAX(V_MAX(d1, u1), hg1);
                 dr1[c - 1] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPGT(hg1, u1));
+                if (fe && islast[c]) V_STORE(&row1[c], h1);
                 hg1 = V_ADD(h1, vgo); /* also row r0+1's upper gap */
                 hdiag1 = up1;
                 V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
@@ -116,17 +125,25 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 hdiag2 = h1;
                 V_STORE(&hrow[c], h2);
             }
+            if (fe) { /* H of both rows at each lane's last column */
+                const S_T *h1s = (const S_T *)row1, *h2s = (const S_T *)hrow;
+                for (int l = 0; l < count; l++) {
+                    size_t at = (size_t)nl[l] * LANES + (size_t)l;
+                    ws->lastcol[(size_t)l * (m + 1) + r0] = nl[l] ? h1s[at] : 0;
+                    ws->lastcol[(size_t)l * (m + 1) + r0 + 1] = h2s[at];
+                }
+            }
         }
     }
-    if (affine && !fe) {
-        /* Affine gaps, end gaps penalised: two rows per pass as above; row
-         * r's H and E feed row r+1 from registers. */
+    if (affine) {
+        /* Affine gaps: two rows per pass as above; row r's H and E feed row
+         * r+1 from registers. */
         for (; r0 + 1 <= m; r0 += 2) {
             const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
             const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
             V_T hdiag1 = V_LOAD(&hrow[0]);
-            V_T hleft1 = V_SET1((S_T)-mnw_gapcost(sc, r0));
-            V_T hleft2 = V_SET1((S_T)-mnw_gapcost(sc, r0 + 1));
+            V_T hleft1 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0));
+            V_T hleft2 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0 + 1));
             V_STORE(&hrow[0], hleft2);
             V_T hdiag2 = hleft1;
             V_T f1 = vneg, f2 = vneg;
@@ -142,6 +159,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 V_T h1 = V_MAX(V_MAX(d1, e1), f1);
                 dr1[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPEQ(h1, e1));
                 dr1[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex1, eo1), V_CMPGT(fx1, fo1));
+                if (fe && islast[c]) V_STORE(&row1[c], h1);
                 hdiag1 = up1;
                 hleft1 = h1;
                 V_T eo2 = V_ADD(h1, vgo), ex2 = V_ADD(e1, vge);
@@ -156,6 +174,14 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 hleft2 = h2;
                 V_STORE(&hrow[c], h2);
                 V_STORE(&erow[c], e2);
+            }
+            if (fe) { /* H of both rows at each lane's last column */
+                const S_T *h1s = (const S_T *)row1, *h2s = (const S_T *)hrow;
+                for (int l = 0; l < count; l++) {
+                    size_t at = (size_t)nl[l] * LANES + (size_t)l;
+                    ws->lastcol[(size_t)l * (m + 1) + r0] = nl[l] ? h1s[at] : 0;
+                    ws->lastcol[(size_t)l * (m + 1) + r0 + 1] = h2s[at];
+                }
             }
         }
     }
