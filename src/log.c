@@ -27,6 +27,13 @@ void mnw_log_init(int rank, int stderr_level)
     log_isatty = isatty(2);
 }
 
+void mnw_log_set_stderr_level(int level)
+{
+    CHECK_PT(pthread_mutex_lock(&log_mu));
+    log_level = level;
+    CHECK_PT(pthread_mutex_unlock(&log_mu));
+}
+
 void mnw_log_set_thread(const char *name) { snprintf(log_thread, sizeof log_thread, "%s", name); }
 
 int mnw_log_tty(void) { return log_isatty && log_level >= MNW_LOG_INFO; }

@@ -13,6 +13,8 @@ enum { MNW_LOG_ERROR = 0, MNW_LOG_WARN = 1, MNW_LOG_INFO = 2, MNW_LOG_DEBUG = 3 
  * and below always). */
 void mnw_log_init(int rank, int stderr_level);
 void mnw_log_set_thread(const char *name);
+/* Change the stderr level (-1: nothing to stderr, the log file only). */
+void mnw_log_set_stderr_level(int level);
 int mnw_log_open(const char *path); /* 0 or -1 (errno) */
 void mnw_log_close(void);
 void mnw_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -99,7 +99,7 @@ static int run(mnw_opts *o, mnw_err *e)
     spec.enabled[MNW_OUT_PAIRS] = 1;
     spec.enabled[MNW_OUT_DIST] = 1;
     spec.enabled[MNW_OUT_PHYLIP] = o->phylip;
-    if (o->force) {
+    if (o->force) { /* also an earlier run's output this run does not write (a stale dist.phylip) */
         for (int k = 0; k < MNW_NOUT; k++) {
             snprintf(path, sizeof path, "%s/%s", o->outdir, mnw_out_name[k]);
             unlink(path);
@@ -158,9 +158,9 @@ int main(int argc, char **argv)
     } else if (o.version) {
         printf("mnw %s\n", MNW_VERSION);
     } else {
-        if (o.quiet) mnw_log_init(0, MNW_LOG_WARN);
+        if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
         if (run(&o, &e)) {
-            mnw_log_init(0, -1); /* the log file gets it; stderr gets one clean line */
+            mnw_log_set_stderr_level(-1); /* the log file gets it; stderr one clean line */
             LOG_ERR("%s", e.msg);
             fprintf(stderr, "mnw: error: %s\n", e.msg);
             rc = 1;

@@ -193,9 +193,7 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
     if (o->countends >= 0) o->iddef.countends = o->countends;
     if (!o->input) return mnw_err_set(e, "no input: give -i SEQS.fa (see mnw --help)");
     if (!o->outdir) return mnw_err_set(e, "no output directory: give -o OUTDIR (see mnw --help)");
-    char msg[256];
-    if (mnw_scoring_check(&o->sc, msg, sizeof msg)) return mnw_err_set(e, "%s", msg);
-    return 0;
+    return mnw_scoring_check(&o->sc, e);
 }
 
 void mnw_opts_usage(FILE *f)

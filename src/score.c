@@ -1,9 +1,8 @@
 /* score.c - see score.h. */
 #include "score.h"
 
-#include <stdio.h>
 
-int mnw_scoring_check(const mnw_scoring *sc, char *msg, int msglen)
+int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
 {
     const char *why = NULL;
     if (sc->match <= 0 || sc->match > 1000) why = "--match must be between 1 and 1000";
@@ -11,11 +10,7 @@ int mnw_scoring_check(const mnw_scoring *sc, char *msg, int msglen)
     else if (sc->gap_open < 0 || sc->gap_open > 1000) why = "--gap-open must be between 0 and 1000";
     else if (sc->gap_extend < 0 || sc->gap_extend > 1000) why = "--gap-extend must be between 0 and 1000";
     else if (sc->gap_extend > sc->gap_open) why = "--gap-extend must not exceed --gap-open";
-    if (why) {
-        snprintf(msg, (size_t)msglen, "%s", why);
-        return -1;
-    }
-    return 0;
+    return why ? mnw_err_set(e, "%s", why) : 0;
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "seq.h"
+#include "util.h"
 
 typedef struct {
     int match;      /* score of an identical ACGT column, > 0 */
@@ -42,8 +43,8 @@ static inline int64_t mnw_gapcost(const mnw_scoring *sc, int64_t len)
     return len <= 0 ? 0 : sc->gap_open + (len - 1) * sc->gap_extend;
 }
 
-/* Validate ranges; returns 0, or writes the reason into msg and returns -1. */
-int mnw_scoring_check(const mnw_scoring *sc, char *msg, int msglen);
+/* Validate ranges; returns 0, or -1 with e set. */
+int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e);
 
 /* 1 if every DP value (and every candidate one step from it) of an m x n
  * alignment lies strictly inside the int16 range with room for the -inf

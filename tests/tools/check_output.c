@@ -20,6 +20,7 @@
 #include "identity.h"
 #include "pairs.h"
 #include "ref_nw.h"
+#include "ref_rescore.h"
 
 static int parse_cigar(const char *s, mnw_aln *a)
 {
@@ -113,26 +114,8 @@ int main(int argc, char **argv)
             k++;
             continue;
         }
-        /* consume and re-score */
-        int ri = 0, cj = 0, ok = 1;
-        int64_t sum = 0;
-        for (size_t x = 0; x < a.nops && ok; x++) {
-            uint32_t len = MNW_RUN_LEN(a.ops[x]), op = MNW_RUN_OP(a.ops[x]);
-            if (op <= MNW_OP_X) {
-                for (uint32_t y = 0; y < len; y++, ri++, cj++) {
-                    if (ri >= m || cj >= n) { ok = 0; break; }
-                    int eq = ca[ri] == cb[cj] && ca[ri] < 4;
-                    if (eq != (op == MNW_OP_EQ)) ok = 0;
-                    sum += mnw_sub(&sc, ca[ri], cb[cj]);
-                }
-            } else {
-                int terminal = (ri == 0 && cj == 0) || x + 1 == a.nops;
-                if (!(sc.free_ends && terminal)) sum -= mnw_gapcost(&sc, len);
-                if (op == MNW_OP_I) ri += (int)len;
-                else cj += (int)len;
-            }
-        }
-        if (!ok || ri != m || cj != n) bad_cigar++;
+        int64_t sum;
+        if (ref_rescore(&sc, ca, m, cb, n, a.ops, a.nops, &sum)) bad_cigar++;
         else if (sum != score) bad_score++;
         mnw_alnstats st;
         mnw_aln_stats(&a, &st);

@@ -10,6 +10,7 @@
 #include "nw_cpu.h"
 #include "nw_kernel.h"
 #include "ref_nw.h"
+#include "ref_rescore.h"
 #include "tap.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -31,33 +32,11 @@ static void rand_seq(uint8_t *s, int len, int amb, const uint8_t *rel, int rel_l
     }
 }
 
-/* Re-score ops against the sequences; returns 1 if they consume a and b
- * exactly and the score equals aln->score. */
+/* 1 if the ops consume a and b exactly and re-score to aln->score. */
 static int consistent(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, int n, const mnw_aln *al)
 {
-    int r = 0, c = 0;
-    int64_t s = 0;
-    for (size_t k = 0; k < al->nops; k++) {
-        uint32_t len = MNW_RUN_LEN(al->ops[k]), op = MNW_RUN_OP(al->ops[k]);
-        if (len == 0) return 0;
-        if (k > 0 && MNW_RUN_OP(al->ops[k - 1]) == op) return 0;
-        if (op == MNW_OP_EQ || op == MNW_OP_X) {
-            for (uint32_t x = 0; x < len; x++, r++, c++) {
-                if (r >= m || c >= n) return 0;
-                int eq = a[r] == b[c] && a[r] < 4;
-                if (eq != (op == MNW_OP_EQ)) return 0;
-                s += mnw_sub(sc, a[r], b[c]);
-            }
-        } else {
-            int terminal = (r == 0 && c == 0) || k + 1 == al->nops;
-            if (!(sc->free_ends && terminal)) s -= mnw_gapcost(sc, len);
-            if (op == MNW_OP_I) r += (int)len;
-            else c += (int)len;
-        }
-    }
-    /* with free end gaps a leading I run followed by a D run (or the
-     * reverse) is only possible when one sequence is empty: both terminal */
-    return r == m && c == n && s == al->score;
+    int64_t s;
+    return ref_rescore(sc, a, m, b, n, al->ops, al->nops, &s) == 0 && s == al->score;
 }
 
 static int same(const mnw_aln *x, const mnw_aln *y)
