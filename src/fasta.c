@@ -178,6 +178,28 @@ static int end_record(rd *r)
 
 static inline int is_blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+/* The rest of a line that may hold only blanks: consumes blanks up to and
+ * including the line end (then the next state is ST_LINE). Returns 0 when
+ * the line ended or the buffer ran out, 1 at a non-blank byte (*pp on it). */
+static int rest_blank(rd *r, const unsigned char **pp, const unsigned char *end, size_t *col)
+{
+    const unsigned char *p = *pp;
+    for (; p < end; p++, (*col)++) {
+        if (*p == '\n') {
+            p++;
+            r->line++;
+            r->state = ST_LINE;
+            break;
+        }
+        if (!is_blank(*p)) {
+            *pp = p;
+            return 1;
+        }
+    }
+    *pp = p;
+    return 0;
+}
+
 /* Parses buf[p, end); the state carries over to the next call. */
 static int parse(rd *r, const unsigned char *p, const unsigned char *end)
 {
@@ -199,15 +221,7 @@ static int parse(rd *r, const unsigned char *p, const unsigned char *end)
             break;
 
         case ST_PRE: /* a line before the first header: must be blank */
-            for (; p < end; p++, col++) {
-                if (*p == '\n') {
-                    p++;
-                    r->line++;
-                    r->state = ST_LINE;
-                    break;
-                }
-                if (!is_blank(*p)) return fail(r, r->line, "text before the first '>' header");
-            }
+            if (rest_blank(r, &p, end, &col)) return fail(r, r->line, "text before the first '>' header");
             break;
 
         case ST_ID:
@@ -282,15 +296,7 @@ static int parse(rd *r, const unsigned char *p, const unsigned char *end)
         }
 
         case ST_TRAIL: /* blanks in a sequence line: only more blanks may follow */
-            for (; p < end; p++, col++) {
-                if (*p == '\n') {
-                    p++;
-                    r->line++;
-                    r->state = ST_LINE;
-                    break;
-                }
-                if (!is_blank(*p)) return bad_char(r, r->ws_char, r->ws_col);
-            }
+            if (rest_blank(r, &p, end, &col)) return bad_char(r, r->ws_char, r->ws_col);
             break;
         }
     }
