@@ -1,5 +1,5 @@
 # mnw - all-against-all Needleman-Wunsch. See README.md.
-# make            build bin/mnw (CPU path; MPI/CUDA/hwloc detected and reported)
+# make            build bin/mnw (needs Open MPI and hwloc: scripts/deps.sh build)
 # make test       build and run every test; ends with "N passed, N failed"
 # make demo       install missing packages, build, align the bundled 16S sample
 # make bench-cpu  CPU benchmark against parasail and vsearch (bench/)
@@ -22,18 +22,29 @@ endif
 ifeq ($(tsan),1)
 SAN := -fsanitize=thread -g
 endif
-CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu
-LDLIBS  := -lz -lm -pthread $(SAN)
-
-# Optional components: detected, reported by `make info`; built when their
-# code lands (MPI: issue 5, CUDA: issue 6).
+# Required: Open MPI (mpicc gives its flags) and hwloc (pkg-config).
+# Optional: CUDA (detected and reported; its code comes with issue 6).
 NVCC    := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 HWLOC   := $(shell command -v pkg-config >/dev/null && pkg-config --exists hwloc && echo yes)
+ifeq ($(filter info clean,$(MAKECMDGOALS))$(MPICC),)
+$(error Open MPI not found (mpicc): run "bash scripts/deps.sh build" (Debian: libopenmpi-dev openmpi-bin))
+endif
+ifeq ($(filter info clean,$(MAKECMDGOALS))$(HWLOC),)
+$(error hwloc not found (pkg-config hwloc): run "bash scripts/deps.sh build" (Debian: libhwloc-dev))
+endif
+MPI_CFLAGS := $(if $(MPICC),$(shell $(MPICC) --showme:compile))
+MPI_LIBS   := $(if $(MPICC),$(shell $(MPICC) --showme:link))
+HWLOC_CFLAGS := $(if $(HWLOC),$(shell pkg-config --cflags hwloc))
+HWLOC_LIBS   := $(if $(HWLOC),$(shell pkg-config --libs hwloc))
+
+CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb \
+           $(MPI_CFLAGS) $(HWLOC_CFLAGS)
+LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) -lz -lm -pthread $(SAN)
 
 B ?= build
 BIN ?= bin
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c))
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c workers/tb/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)

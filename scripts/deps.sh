@@ -4,7 +4,7 @@
 # missing; needs root (or sudo) when something is. Debian 12 / Ubuntu 22.04+.
 set -euo pipefail
 what=${1:-build}
-build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config"
+build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
 test_pkgs="$build_pkgs libparasail-dev vsearch emboss mothur python3 python3-biopython"
 case "$what" in
     build) pkgs=$build_pkgs ;;
