@@ -3,11 +3,12 @@
  * files), already in pair order.
  * Ownership: whoever holds the pointer; mnw_result_free releases it.
  * Thread-safety: handed from thread to thread through locked queues, never
- * shared. */
+ * shared; mnw_result_build is reentrant (one text scratch per thread). */
 #ifndef MNW_RESULT_H
 #define MNW_RESULT_H
 
 #include "buf.h"
+#include "jobspec.h"
 #include "output.h"
 #include "pairs.h"
 
@@ -20,5 +21,15 @@ typedef struct mnw_result {
 
 mnw_result *mnw_result_new(mnw_range r);
 void mnw_result_free(mnw_result *res);
+
+/* The result of work list r from its alignments (alns[x] is pair r.k0 + x):
+ * the text of every enabled output (mnw_output_format), the gzip ones
+ * compressed as one member each at js->gzip_level, and `cells`. text is the
+ * caller's scratch (reused between calls, contents replaced). Every worker
+ * kind builds its results here (CPU workers, the trace-back thread), so they
+ * are byte for byte the same. Returns the result (the caller's), or NULL
+ * with e set when compression fails. */
+mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln *alns, uint64_t cells,
+                             mnw_buf text[MNW_NOUT], mnw_err *e);
 
 #endif

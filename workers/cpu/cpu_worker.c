@@ -30,21 +30,13 @@ mnw_result *mnw_cpu_worker_run(mnw_cpu_worker *w, mnw_range r, mnw_err *e)
         w->nalns = r.count;
     }
     const mnw_job_spec *js = w->js;
-    mnw_result *res = mnw_result_new(r);
-    res->cells = mnw_wl_align(&w->scratch, js->spec->seqs, js->sc, r, w->alns);
-    for (int o = 0; o < MNW_NOUT; o++) w->text[o].len = 0;
-    mnw_output_format(js->spec, r, w->alns, w->text);
-    for (int o = 0; o < MNW_NOUT; o++) {
-        if (!js->spec->enabled[o] || w->text[o].len == 0) continue;
-        if (mnw_out_gzip[o]) {
-            if (mnw_gzip_member(w->text[o].p, w->text[o].len, js->gzip_level, &res->data[o])) {
-                mnw_result_free(res);
-                mnw_err_set(e, "gzip compression failed for pairs %llu..", (unsigned long long)r.k0);
-                return NULL;
-            }
-        } else {
-            mnw_buf_put(&res->data[o], w->text[o].p, w->text[o].len);
-        }
-    }
-    return res;
+    uint64_t cells = mnw_wl_align(&w->scratch, js->spec->seqs, js->sc, r, w->alns);
+    return mnw_result_build(js, r, w->alns, cells, w->text, e);
+}
+
+int mnw_cpu_worker_run_tb(mnw_cpu_worker *w, mnw_range r, mnw_tb *tb, mnw_err *e)
+{
+    const mnw_job_spec *js = w->js;
+    mnw_tb_list *l = mnw_tb_list_open(tb, r);
+    return mnw_wl_submit(&w->scratch, js->spec->seqs, js->sc, r, tb, l, e);
 }

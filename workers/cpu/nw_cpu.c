@@ -11,15 +11,16 @@
 typedef struct {
     const char *name, *cpu_feature;
     mnw_kernel_fn k16, k32;
+    mnw_kernel_dirs_fn d16, d32;
     int lanes16, lanes32;
-    int dirword16; /* bytes of direction bits per cell vector, 16-bit kernel */
+    int dirword16, dirword32; /* bytes of direction bits per cell vector (sizeof DIR_T) */
 } isa_t;
 
 /* widest first; every CPU with one of them has the ones below it */
 static const isa_t isas[] = {
-    {"avx512", "avx512bw", mnw_nw_avx512_16, mnw_nw_avx512_32, 32, 16, 8},
-    {"avx2", "avx2", mnw_nw_avx2_16, mnw_nw_avx2_32, 16, 8, 4},
-    {"sse41", "sse4.1", mnw_nw_sse41_16, mnw_nw_sse41_32, 8, 4, 2},
+    {"avx512", "avx512bw", mnw_nw_avx512_16, mnw_nw_avx512_32, mnw_nw_avx512_16_dirs, mnw_nw_avx512_32_dirs, 32, 16, 8, 4},
+    {"avx2", "avx2", mnw_nw_avx2_16, mnw_nw_avx2_32, mnw_nw_avx2_16_dirs, mnw_nw_avx2_32_dirs, 16, 8, 4, 4},
+    {"sse41", "sse4.1", mnw_nw_sse41_16, mnw_nw_sse41_32, mnw_nw_sse41_16_dirs, mnw_nw_sse41_32_dirs, 8, 4, 2, 2},
 };
 #define NISA ((int)(sizeof isas / sizeof *isas))
 /* Direction bits one lane group may take before a narrower instruction set
@@ -83,31 +84,52 @@ void mnw_cpu_ws_free(mnw_cpu_ws *ws)
     free(ws);
 }
 
+void mnw_cpu_plan(const mnw_scoring *sc, int m, const int *n, int count, mnw_cpu_group *gp)
+{
+    const isa_t *is = isa();
+    int g = count < is->lanes16 ? count : is->lanes16;
+    int maxn = 0;
+    for (int l = 0; l < g; l++)
+        if (n[l] > maxn) maxn = n[l];
+    const int affine = mnw_scoring_affine(sc);
+    size_t dir = mnw_nw_dir_bytes((size_t)is->dirword16, m, maxn, affine);
+    while (dir > DIR_BUDGET && is + 1 < isas + NISA) {
+        is++;
+        dir = mnw_nw_dir_bytes((size_t)is->dirword16, m, maxn, affine);
+        if (g > is->lanes16) g = is->lanes16;
+    }
+    int all16 = 1;
+    for (int l = 0; l < g && all16; l++) all16 = mnw_fits16(sc, m, n[l]);
+    int word = is->dirword16;
+    if (!all16) {
+        if (g > is->lanes32) g = is->lanes32;
+        word = is->dirword32;
+    }
+    maxn = 0; /* of the group as it ends up (32-bit lanes: fewer) */
+    for (int l = 0; l < g; l++)
+        if (n[l] > maxn) maxn = n[l];
+    gp->count = g;
+    gp->dir_bytes = mnw_nw_dir_bytes((size_t)word, m, maxn, affine);
+    gp->isa_ = (int)(is - isas);
+    gp->wide_ = !all16;
+}
+
+void mnw_cpu_dirs(mnw_cpu_ws *ws, const mnw_cpu_group *g, const mnw_scoring *sc, const uint8_t *q, int m,
+                  const uint8_t *const *t, const int *n, void *dir, mnw_tb_end *ends)
+{
+    const isa_t *is = &isas[g->isa_];
+    (g->wide_ ? is->d32 : is->d16)(ws, sc, q, m, t, n, g->count, dir, ends);
+}
+
 void mnw_cpu_align(mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
                    const uint8_t *const *t, const int *n, int count, mnw_aln *out)
 {
-    const isa_t *is0 = isa();
     int k = 0;
     while (k < count) {
-        const isa_t *is = is0;
-        int g = count - k < is->lanes16 ? count - k : is->lanes16;
-        int maxn = 0;
-        for (int l = 0; l < g; l++)
-            if (n[k + l] > maxn) maxn = n[k + l];
-        size_t dir = (size_t)m * (size_t)maxn * (size_t)is->dirword16 * (mnw_scoring_affine(sc) ? 2 : 1);
-        while (dir > DIR_BUDGET && is + 1 < isas + NISA) {
-            dir = dir / (size_t)is->dirword16 * (size_t)is[1].dirword16;
-            is++;
-            if (g > is->lanes16) g = is->lanes16;
-        }
-        int all16 = 1;
-        for (int l = 0; l < g && all16; l++) all16 = mnw_fits16(sc, m, n[k + l]);
-        if (all16) {
-            is->k16(ws, sc, q, m, t + k, n + k, g, out + k);
-        } else {
-            if (g > is->lanes32) g = is->lanes32;
-            is->k32(ws, sc, q, m, t + k, n + k, g, out + k);
-        }
-        k += g;
+        mnw_cpu_group g;
+        mnw_cpu_plan(sc, m, n + k, count - k, &g);
+        const isa_t *is = &isas[g.isa_];
+        (g.wide_ ? is->k32 : is->k16)(ws, sc, q, m, t + k, n + k, g.count, out + k);
+        k += g.count;
     }
 }

@@ -26,6 +26,7 @@
 
 #include "aln.h"
 #include "score.h"
+#include "trace.h"
 
 typedef struct mnw_cpu_ws mnw_cpu_ws;
 
@@ -44,5 +45,25 @@ int mnw_cpu_lanes(void);
  * run to the longest target). Lengths 0 are allowed. */
 void mnw_cpu_align(mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
                    const uint8_t *const *t, const int *n, int count, mnw_aln *out);
+
+/* Matrices only (for the trace-back thread, workers/tb): the caller splits
+ * its targets into lane groups itself. mnw_cpu_plan says how many of the
+ * count >= 1 targets n[0 ..] the next kernel call takes (the split
+ * mnw_cpu_align makes: widest instruction set under the direction budget,
+ * 16-bit lanes when they fit) and how many bytes of direction bits it
+ * writes. mnw_cpu_dirs computes that group: its direction bits go to dir (at
+ * least g->dir_bytes bytes, 8-byte aligned; the caller owns it), and
+ * ends[0 .. g->count) get, per target, the view into dir, the end cell and
+ * the score, for mnw_tb_trace (workers/tb/trace.h). Results equal
+ * mnw_cpu_align's. The views point into dir: it must outlive their use. */
+typedef struct {
+    int count;        /* targets in the group */
+    size_t dir_bytes; /* bytes of direction bits it writes (0 for empty sequences) */
+    int isa_, wide_;  /* private: the kernel */
+} mnw_cpu_group;
+
+void mnw_cpu_plan(const mnw_scoring *sc, int m, const int *n, int count, mnw_cpu_group *g);
+void mnw_cpu_dirs(mnw_cpu_ws *ws, const mnw_cpu_group *g, const mnw_scoring *sc, const uint8_t *q, int m,
+                  const uint8_t *const *t, const int *n, void *dir, mnw_tb_end *ends);
 
 #endif

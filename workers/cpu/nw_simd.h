@@ -1,6 +1,6 @@
 /* nw_simd.h - the CPU kernel, written once and instantiated per instruction
- * set and score width by nw_avx2.c and nw_sse41.c (they define the V_* macros
- * below and include this file). Private to workers/cpu.
+ * set and score width by nw_avx512.c, nw_avx2.c and nw_sse41.c (they define
+ * the V_* macros below and include this file). Private to workers/cpu.
  *
  * Layout: one query q (rows r = 1..m) against LANES targets (columns
  * c = 1..n_l, one target per lane). The DP walks row by row; a row holds one
@@ -17,8 +17,14 @@
  *   affine: word 0: A = H equals the diagonal, B = H equals E (I);
  *           word 1: A = E extended (strictly better than opening), B = F
  *           extended
- * Trace-back precedence: diagonal, then I (above), then D (left); a gap is
- * opened rather than extended on a tie.
+ * These are the bits of workers/tb/trace.h; its mnw_dirview describes this
+ * layout (lane l: a_bit = V_POS_A(l), b_bit = V_POS_B(l), ext_bit = one
+ * DIR_T word), and mnw_tb_trace, the one trace-back, walks them.
+ *
+ * Two entry points per variant: V_NAME_dirs computes the direction bits into
+ * the caller's buffer (mnw_nw_dir_bytes) and fills, per lane, the view, the
+ * end cell (chosen here with free end gaps: it needs the H values) and the
+ * score; V_NAME does that into the workspace and traces every lane.
  *
  * Required macros: V_NAME (function name), V_T (vector type), S_T (lane score
  * type), LANES, DIR_T, V_DIRBITS(maskA, maskB) -> DIR_T, V_POS_A(l), V_POS_B(l),
@@ -26,8 +32,8 @@
  * V_CMPEQ, V_CMPGT, V_LOAD, V_STORE (aligned).
  */
 
-void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
-                   const uint8_t *const *t, const int *n, int count, mnw_aln *out)
+void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+                            const uint8_t *const *t, const int *n, int count, void *dirbuf, mnw_tb_end *ends)
 {
     int nl[LANES];
     int maxn = 0;
@@ -70,9 +76,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         memset(islast, 0, W);
         for (int l = 0; l < count; l++) islast[nl[l]] = 1;
     }
-    size_t words = (size_t)m * (size_t)maxn * (affine ? 2 : 1);
-    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, words * sizeof(DIR_T) + 64);
-    DIR_T *dir = (DIR_T *)ws->dir;
+    DIR_T *dir = (DIR_T *)dirbuf;
     size_t lc_need = (size_t)LANES * ((size_t)m + 1);
     if (fe && ws->lastcol_n < lc_need) {
         free(ws->lastcol);
@@ -231,10 +235,11 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
         }
     }
 
-    /* End cells, then trace-back, lane by lane. */
+    /* End cells, lane by lane (the trace-back is mnw_tb_trace's). */
     const S_T *hs = (const S_T *)hrow;
+    const uint64_t wbits = 8 * sizeof(DIR_T);
+    const uint64_t cbits = wbits * (affine ? 2 : 1);
     for (int l = 0; l < count; l++) {
-        mnw_aln *o = &out[l];
         int nn = nl[l];
         int re = m, ce = nn;
         int32_t best = hs[(size_t)nn * LANES + l];
@@ -262,60 +267,31 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
                 best = vbr;
             }
         }
-        mnw_aln_clear(o);
-        o->score = best;
-        mnw_aln_push(o, MNW_OP_I, (uint32_t)(m - re));
-        mnw_aln_push(o, MNW_OP_D, (uint32_t)(nn - ce));
-        const uint8_t *tl = t[l];
-        const int pa = V_POS_A(l), pb = V_POS_B(l);
-        int r = re, c = ce;
-        if (!affine) {
-            while (r > 0 && c > 0) {
-                DIR_T w = dir[(size_t)(r - 1) * maxn + (size_t)(c - 1)];
-                if ((w >> pa) & 1) {
-                    uint8_t a = q[r - 1], b = tl[c - 1];
-                    mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
-                    r--;
-                    c--;
-                } else if (!((w >> pb) & 1)) {
-                    mnw_aln_push(o, MNW_OP_I, 1);
-                    r--;
-                } else {
-                    mnw_aln_push(o, MNW_OP_D, 1);
-                    c--;
-                }
-            }
-        } else {
-            int st = 0; /* 0 = H, 1 = E (I), 2 = F (D) */
-            while (r > 0 && c > 0) {
-                const DIR_T *wp = dir + 2 * ((size_t)(r - 1) * maxn + (size_t)(c - 1));
-                if (st == 0) {
-                    DIR_T w = wp[0];
-                    if ((w >> pa) & 1) {
-                        uint8_t a = q[r - 1], b = tl[c - 1];
-                        mnw_aln_push(o, (a == b && a < 4) ? MNW_OP_EQ : MNW_OP_X, 1);
-                        r--;
-                        c--;
-                        continue;
-                    }
-                    st = ((w >> pb) & 1) ? 1 : 2;
-                }
-                DIR_T x = wp[1];
-                if (st == 1) {
-                    mnw_aln_push(o, MNW_OP_I, 1);
-                    r--;
-                    st = ((x >> pa) & 1) ? 1 : 0;
-                } else {
-                    mnw_aln_push(o, MNW_OP_D, 1);
-                    c--;
-                    st = ((x >> pb) & 1) ? 2 : 0;
-                }
-            }
-        }
-        mnw_aln_push(o, MNW_OP_I, (uint32_t)r);
-        mnw_aln_push(o, MNW_OP_D, (uint32_t)c);
-        mnw_aln_reverse(o);
+        mnw_tb_end *en = &ends[l];
+        en->v.base = (const uint8_t *)dirbuf;
+        en->v.base_bit = 0;
+        en->v.row_bits = (uint64_t)maxn * cbits;
+        en->v.col_bits = cbits;
+        en->v.a_bit = (uint32_t)V_POS_A(l);
+        en->v.b_bit = (uint32_t)V_POS_B(l);
+        en->v.ext_bit = (uint32_t)wbits;
+        en->re = re;
+        en->ce = ce;
+        en->score = best;
     }
+}
+
+void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+            const uint8_t *const *t, const int *n, int count, mnw_aln *out)
+{
+    int maxn = 0;
+    for (int l = 0; l < count; l++)
+        if (n[l] > maxn) maxn = n[l];
+    const int affine = mnw_scoring_affine(sc);
+    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, mnw_nw_dir_bytes(sizeof(DIR_T), m, maxn, affine));
+    mnw_tb_end ends[LANES];
+    MNW_CAT(V_NAME, _dirs)(ws, sc, q, m, t, n, count, ws->dir, ends);
+    for (int l = 0; l < count; l++) mnw_tb_trace(&ends[l], affine, q, m, t[l], n[l], &out[l]);
 }
 
 /* The per-variant macros end here, so the next instantiation can define

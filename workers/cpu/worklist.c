@@ -48,6 +48,26 @@ static int by_len(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+/* The pairs (i, j .. j + seg - 1) of one row: s->order, s->t, s->n get
+ * them sorted by target length. Returns their cells. */
+static uint64_t row_segment(mnw_wl_scratch *s, const mnw_seqset *seqs, uint64_t i, uint64_t j, uint64_t seg)
+{
+    uint64_t cells = 0;
+    grow(s, seg);
+    for (uint32_t x = 0; x < seg; x++) s->order[x] = x;
+    tl_seqs = seqs;
+    tl_j0 = j;
+    qsort(s->order, seg, sizeof *s->order, by_len);
+    uint64_t m = mnw_seq_len(seqs, i);
+    for (uint64_t x = 0; x < seg; x++) {
+        uint64_t jj = j + s->order[x];
+        s->t[x] = mnw_seq_codes(seqs, jj);
+        s->n[x] = (int)mnw_seq_len(seqs, jj);
+        cells += m * (uint64_t)s->n[x];
+    }
+    return cells;
+}
+
 uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_aln *alns)
 {
     uint64_t cells = 0, done = 0;
@@ -56,19 +76,9 @@ uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scori
     while (done < r.count) {
         uint64_t seg = i - j; /* pairs left in row i */
         if (seg > r.count - done) seg = r.count - done;
-        grow(s, seg);
-        for (uint32_t x = 0; x < seg; x++) s->order[x] = x;
-        tl_seqs = seqs;
-        tl_j0 = j;
-        qsort(s->order, seg, sizeof *s->order, by_len);
+        cells += row_segment(s, seqs, i, j, seg);
         const uint8_t *q = mnw_seq_codes(seqs, i);
         int m = (int)mnw_seq_len(seqs, i);
-        for (uint64_t x = 0; x < seg; x++) {
-            uint64_t jj = j + s->order[x];
-            s->t[x] = mnw_seq_codes(seqs, jj);
-            s->n[x] = (int)mnw_seq_len(seqs, jj);
-            cells += (uint64_t)m * (uint64_t)s->n[x];
-        }
         mnw_cpu_align(s->ws, sc, q, m, s->t, s->n, (int)seg, s->tmp);
         /* move results to pair order (swap structs: buffers stay owned) */
         for (uint64_t x = 0; x < seg; x++) {
@@ -85,4 +95,46 @@ uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scori
         }
     }
     return cells;
+}
+
+int mnw_wl_submit(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_tb *tb,
+                  mnw_tb_list *l, mnw_err *e)
+{
+    mnw_tb_batch *b = NULL;
+    mnw_tb_end ends[64]; /* lanes of the widest kernel (32) */
+    uint64_t done = 0;
+    uint64_t i, j;
+    mnw_pair_ij(r.k0, &i, &j);
+    if (r.count == 0) { /* still completes through tb */
+        b = mnw_tb_batch_get(tb, 0);
+        mnw_tb_batch_add(b, l, 0, NULL, NULL, 0, NULL, 0);
+    }
+    while (done < r.count) {
+        uint64_t seg = i - j; /* pairs left in row i */
+        if (seg > r.count - done) seg = r.count - done;
+        row_segment(s, seqs, i, j, seg);
+        const uint8_t *q = mnw_seq_codes(seqs, i);
+        int m = (int)mnw_seq_len(seqs, i);
+        for (int k = 0; k < (int)seg;) {
+            mnw_cpu_group g;
+            mnw_cpu_plan(sc, m, s->n + k, (int)seg - k, &g);
+            void *dir = b ? mnw_tb_batch_room(b, g.dir_bytes) : NULL;
+            if (!dir) {
+                if (b && mnw_tb_submit(tb, b, e)) return -1;
+                b = mnw_tb_batch_get(tb, g.dir_bytes);
+                dir = mnw_tb_batch_room(b, g.dir_bytes);
+            }
+            mnw_cpu_dirs(s->ws, &g, sc, q, m, s->t + k, s->n + k, dir, ends);
+            for (int x = 0; x < g.count; x++)
+                mnw_tb_batch_add(b, l, done + s->order[k + x], &ends[x], q, m, s->t[k + x], s->n[k + x]);
+            k += g.count;
+        }
+        done += seg;
+        j += seg;
+        if (j == i) {
+            i++;
+            j = 0;
+        }
+    }
+    return mnw_tb_submit(tb, b, e);
 }

@@ -1,4 +1,5 @@
-/* worklist.h - a CPU worker's job: align every pair of a work list.
+/* worklist.h - a CPU worker's job: align every pair of a work list, or
+ * compute only their direction matrices for the trace-back thread.
  *
  * Pairs of one row i (one query) are grouped, sorted by target length and
  * aligned in SIMD lane groups (nw_cpu.h); results land in pair order.
@@ -13,6 +14,8 @@
 #include "nw_cpu.h"
 #include "pairs.h"
 #include "seq.h"
+#include "tb_thread.h"
+#include "util.h"
 
 typedef struct {
     mnw_cpu_ws *ws;
@@ -30,5 +33,15 @@ void mnw_wl_scratch_free(mnw_wl_scratch *s);
  * initialised by the caller; their buffers are reused). Returns the number
  * of DP cells computed (sum of len_i * len_j). */
 uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_aln *alns);
+
+/* Matrices only: computes the direction matrices of pairs r.k0 .. r.k0 +
+ * r.count - 1 (same groups and kernels as mnw_wl_align) and hands them to
+ * the trace-back thread tb for list l (mnw_tb_list_open(tb, r) by the
+ * caller), in batches of about MNW_TB_BATCH_BYTES or one lane group,
+ * submitted as they fill and at the end (so a work list is never held whole;
+ * mnw_tb_submit may block: back-pressure). Returns 0, or -1 with e set when
+ * tb refuses (aborted); l is the tb's either way. */
+int mnw_wl_submit(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_tb *tb,
+                  mnw_tb_list *l, mnw_err *e);
 
 #endif
