@@ -34,6 +34,9 @@ static const optdef optdefs[] = {
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 6)"},
+    {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 2)"},
+    {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
+    {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
     {"quiet", 'q', T_FLAG, NULL, "no progress line, warnings and errors only"},
     {"help", 'h', T_FLAG, NULL, "this help"},
@@ -51,6 +54,8 @@ void mnw_opts_init(mnw_opts *o)
     o->countends = -1;
     o->gzip_level = 6;
     o->worklist_size = 5000;
+    o->prefetch = 2;
+    o->rank_timeout = 60;
 }
 
 void mnw_opts_free(mnw_opts *o)
@@ -138,6 +143,9 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: worklist-size must be an integer from 1 to 1000000, not '%s'", where, v);
         o->worklist_size = (uint64_t)x;
     } else if (!strcmp(key, "gzip-level")) INT_OPT(1, 9, o->gzip_level);
+    else if (!strcmp(key, "prefetch")) INT_OPT(0, 1000, o->prefetch);
+    else if (!strcmp(key, "reorder-window")) INT_OPT(0, 10000000, o->reorder_window);
+    else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
     else if (!strcmp(key, "force")) o->force = flag;
     else if (!strcmp(key, "quiet")) o->quiet = flag;
     else if (!strcmp(key, "help")) o->help = flag;

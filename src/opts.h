@@ -28,6 +28,9 @@ typedef struct {
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
     int cigar, phylip, force, quiet, gzip_level;
     uint64_t worklist_size;
+    int prefetch;       /* node-local: lists queued beyond one per worker */
+    int reorder_window; /* CLD: lists ahead of the watermark; 0 = auto */
+    int rank_timeout;   /* MPI: seconds of silence before a rank counts as lost */
     int help, version;
 } mnw_opts;
 
