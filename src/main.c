@@ -292,6 +292,7 @@ static int run(mnw_opts *o)
         CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
     else
         nodes[0] = me;
+    if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
     if (rank != 0) {
         mnw_log_set_stderr_level(o->quiet ? MNW_LOG_WARN : MNW_LOG_INFO);
         LOG_INFO("NLD: %d CPU workers, %s, %zu sequences from rank 0 (%s)", me.workers, me.isa, seqs.n, nodes[0].host);

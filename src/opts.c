@@ -1,12 +1,16 @@
 /* opts.c - see opts.h: the option table, the setter, argv parsing. */
 #include "opts.h"
 
+#include "buf.h"
+
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { T_FLAG, T_VALUE };
 typedef struct {
@@ -37,6 +41,7 @@ static const optdef optdefs[] = {
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 2)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
+    {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch) on hosts matching GLOB"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
     {"quiet", 'q', T_FLAG, NULL, "no progress line, warnings and errors only"},
     {"help", 'h', T_FLAG, NULL, "this help"},
@@ -60,6 +65,14 @@ void mnw_opts_init(mnw_opts *o)
 
 void mnw_opts_free(mnw_opts *o)
 {
+    for (size_t k = 0; k < o->nrules; k++) {
+        free(o->rules[k].pattern);
+        free(o->rules[k].key);
+        free(o->rules[k].value);
+        free(o->rules[k].where);
+    }
+    free(o->rules);
+    free(o->host_applied);
     free(o->input);
     free(o->outdir);
     free(o->config);
@@ -77,6 +90,82 @@ int mnw_opts_takes_value(const char *key)
 {
     const optdef *d = find(key);
     return d ? d->type == T_VALUE : -1;
+}
+
+static const char *const node_local_keys[] = {"threads", "prefetch"};
+
+int mnw_opts_node_local(const char *key)
+{
+    for (size_t k = 0; k < sizeof node_local_keys / sizeof *node_local_keys; k++)
+        if (!strcmp(key, node_local_keys[k])) return 1;
+    return 0;
+}
+
+int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, const char *value, const char *where,
+                           mnw_err *e)
+{
+    if (!*pattern) return mnw_err_set(e, "%s: a host rule needs a host name pattern", where);
+    if (mnw_opts_takes_value(key) < 0) return mnw_err_set(e, "%s: unknown key '%s' (see mnw --help)", where, key);
+    if (!mnw_opts_node_local(key))
+        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads and prefetch may be set", where,
+                           key);
+    if (!value || !*value) return mnw_err_set(e, "%s: '%s' needs a value", where, key);
+    o->rules = mnw_xrealloc(o->rules, (o->nrules + 1) * sizeof *o->rules);
+    mnw_host_rule *r = &o->rules[o->nrules++];
+    r->pattern = mnw_xstrdup(pattern);
+    r->key = mnw_xstrdup(key);
+    r->value = mnw_xstrdup(value);
+    r->where = mnw_xstrdup(where);
+    return 0;
+}
+
+/* --host GLOB:key=value[,key=value...] */
+static int parse_host_opt(mnw_opts *o, const char *v, mnw_err *e)
+{
+    const char *colon = strrchr(v, ':');
+    if (!colon || colon == v)
+        return mnw_err_set(e, "command line: --host takes GLOB:key=value[,key=value], not '%s'", v);
+    char *pat = mnw_xstrdup(v);
+    pat[colon - v] = 0;
+    char *list = mnw_xstrdup(colon + 1);
+    int rc = 0;
+    for (char *save = NULL, *kv = strtok_r(list, ",", &save); kv && !rc; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            rc = mnw_err_set(e, "command line: --host %s: '%s' is not key=value", v, kv);
+            break;
+        }
+        *eq = 0;
+        rc = mnw_opts_add_host_rule(o, pat, kv, eq + 1, "command line --host", e);
+    }
+    if (!rc && !colon[1]) rc = mnw_err_set(e, "command line: --host %s: no settings after ':'", v);
+    free(pat);
+    free(list);
+    return rc;
+}
+
+int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhost, mnw_err *e)
+{
+    mnw_buf applied;
+    mnw_buf_init(&applied);
+    int rc = 0;
+    for (size_t k = 0; k < o->nrules && !rc; k++) {
+        const mnw_host_rule *r = &o->rules[k];
+        if (fnmatch(r->pattern, host, 0) != 0 && fnmatch(r->pattern, fullhost, 0) != 0) continue;
+        rc = mnw_opts_set(o, r->key, r->value, r->where, e);
+        char one[512];
+        snprintf(one, sizeof one, "%s%s=%s (%s [host %s])", applied.len ? ", " : "", r->key, r->value, r->where,
+                 r->pattern);
+        mnw_buf_puts(&applied, one);
+    }
+    free(o->host_applied);
+    o->host_applied = NULL;
+    if (applied.len) {
+        mnw_buf_putc(&applied, 0);
+        o->host_applied = mnw_xstrdup(applied.p);
+    }
+    mnw_buf_free(&applied);
+    return rc;
 }
 
 static int parse_long(const char *v, long lo, long hi, long *out)
@@ -150,6 +239,7 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "quiet")) o->quiet = flag;
     else if (!strcmp(key, "help")) o->help = flag;
     else if (!strcmp(key, "version")) o->version = flag;
+    else if (!strcmp(key, "host")) return parse_host_opt(o, v, e);
 #undef INT_OPT
     return 0;
 }
@@ -193,7 +283,13 @@ int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
         if (!strcmp(key, "config")) continue; /* already applied */
         if (mnw_opts_set(o, key, val, "command line", e)) return -1;
     }
-    return 0;
+    char full[256] = "?", shorth[256];
+    if (gethostname(full, sizeof full) != 0) snprintf(full, sizeof full, "?");
+    full[sizeof full - 1] = 0;
+    snprintf(shorth, sizeof shorth, "%s", full);
+    char *dot = strchr(shorth, '.');
+    if (dot) *dot = 0;
+    return mnw_opts_apply_host_rules(o, shorth, full, e);
 }
 
 int mnw_opts_check(mnw_opts *o, mnw_err *e)
