@@ -33,6 +33,10 @@ static void *worker_main(void *p)
     char name[24];
     snprintf(name, sizeof name, "cpu%d", a->id);
     mnw_log_set_thread(name);
+    if (st->cfg->topo) {
+        mnw_err be;
+        if (mnw_topo_bind_thread(st->cfg->topo, st->cfg->slot0 + a->id, &be)) LOG_WARN("not bound to a core: %s", be.msg);
+    }
     mnw_cpu_worker w;
     mnw_cpu_worker_init(&w, st->cfg->js);
     for (;;) {

@@ -14,6 +14,7 @@
 
 #include "cpu_worker.h"
 #include "result.h"
+#include "topo.h"
 #include "util.h"
 
 typedef struct {
@@ -40,6 +41,8 @@ typedef struct {
     const mnw_job_spec *js;
     int workers;  /* CPU worker threads, >= 1 */
     int prefetch; /* work lists kept queued beyond one per worker */
+    const mnw_topo *topo; /* worker k binds to core slot slot0 + k; NULL: unbound */
+    int slot0;            /* cores taken by other ranks on this host */
 } mnw_nld_cfg;
 
 /* Runs until the link has no more work and every result is delivered.

@@ -17,6 +17,7 @@
 #include "nldnet.h"
 #include "nw_cpu.h"
 #include "opts.h"
+#include "topo.h"
 #include "outdir.h"
 #include "wire.h"
 #include "writer.h"
@@ -61,11 +62,28 @@ static void progress_tick(void *ctx)
                      (unsigned long long)done, (unsigned long long)pc->npairs, rate, eta);
 }
 
+/* This node's machine, loaded once by main before any thread starts. */
+static mnw_topo topo;
+static int topo_ok;
+
 static int node_workers(const mnw_opts *o)
 {
     if (o->threads > 0) return o->threads;
+    if (topo_ok) return mnw_topo_default_workers(&topo);
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
-    return nc > 0 ? (int)nc : 1;
+    return nc > 2 ? (int)nc - 2 : 1;
+}
+
+static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok ? &topo : NULL; }
+
+/* Ranks sharing a host take consecutive cores: the first core slot of
+ * this rank's workers. */
+static int first_slot(const node_info *nodes, int rank)
+{
+    int slot = 0;
+    for (int r = 0; r < rank; r++)
+        if (!strcmp(nodes[r].host, nodes[rank].host)) slot += nodes[r].workers;
+    return slot;
 }
 
 static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
@@ -173,7 +191,7 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
         net.tick_ctx = &pc;
     }
     mnw_job_spec js = {&spec, &o->sc, o->gzip_level};
-    mnw_nld_cfg cfg = {&js, workers, o->prefetch};
+    mnw_nld_cfg cfg = {&js, workers, o->prefetch, node_topo(o), first_slot(nodes, 0)};
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
     if (!rc && size > 1) rc = mnw_cldnet_finish(&net, e);
@@ -204,15 +222,15 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
 }
 
 /* An NLD on rank 1..N-1. On failure it has told rank 0 and returns -1. */
-static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, const char *cld_host,
+static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, const node_info *nodes,
                       mnw_err *e)
 {
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
-    mnw_nld_cfg cfg = {&js, node_workers(o), o->prefetch};
+    mnw_nld_cfg cfg = {&js, node_workers(o), o->prefetch, node_topo(o), first_slot(nodes, mnw_mpi_rank())};
     mnw_nldnet net;
-    mnw_nldnet_init(&net, cld_host, jset->rank_timeout);
+    mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);
     mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);
     double t0 = mnw_now();
     int rc = mnw_nld_run(&cfg, &link, e);
@@ -292,6 +310,11 @@ static int run(mnw_opts *o)
         CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
     else
         nodes[0] = me;
+    if (topo_ok) {
+        char desc[1024];
+        mnw_topo_describe(&topo, desc, sizeof desc);
+        LOG_INFO("topology: %s; workers %s", desc, o->bind ? "bound one per core" : "not bound (--bind no)");
+    }
     if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
     if (rank != 0) {
         mnw_log_set_stderr_level(o->quiet ? MNW_LOG_WARN : MNW_LOG_INFO);
@@ -306,7 +329,7 @@ static int run(mnw_opts *o)
             if (size > 1) mnw_mpi_abort(1); /* stops every rank */
         }
     } else {
-        if (run_remote(o, &jset, &seqs, nodes[0].host, &e)) {
+        if (run_remote(o, &jset, &seqs, nodes, &e)) {
             report("error", &e);
             mnw_mpi_abort(1); /* rank 0 did not stop the job in time */
         }
@@ -348,7 +371,10 @@ int main(int argc, char **argv)
         if (rank == 0) printf("mnw %s\n", MNW_VERSION);
     } else {
         if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
+        if (mnw_topo_load(&topo, &e)) LOG_WARN("hwloc: %s; workers will not be bound", e.msg);
+        else topo_ok = 1;
         rc = run(&o);
+        mnw_topo_free(&topo);
     }
     mnw_log_close();
     mnw_opts_free(&o);

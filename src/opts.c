@@ -24,7 +24,8 @@ static const optdef optdefs[] = {
     {"input", 'i', T_VALUE, "FILE", "FASTA input, plain or gzip (required)"},
     {"outdir", 'o', T_VALUE, "DIR", "output directory, created if missing (required)"},
     {"config", 'c', T_VALUE, "FILE", "read options from a config file (see config/example.conf)"},
-    {"threads", 't', T_VALUE, "N", "CPU worker threads (default: all cores)"},
+    {"threads", 't', T_VALUE, "N", "CPU worker threads (default: cores of the process binding - 2, at least 1)"},
+    {"bind", 0, T_VALUE, "yes|no", "bind each CPU worker to its own core (default yes)"},
     {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
     {"mismatch", 0, T_VALUE, "N", "score of different bases, <= 0 (default -5)"},
     {"gap", 0, T_VALUE, "N", "linear gap penalty per column (default 10)"},
@@ -38,10 +39,10 @@ static const optdef optdefs[] = {
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 6)"},
-    {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 2)"},
+    {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
-    {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch) on hosts matching GLOB"},
+    {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch, bind) on hosts matching GLOB"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
     {"quiet", 'q', T_FLAG, NULL, "no progress line, warnings and errors only"},
     {"help", 'h', T_FLAG, NULL, "this help"},
@@ -59,7 +60,8 @@ void mnw_opts_init(mnw_opts *o)
     o->countends = -1;
     o->gzip_level = 6;
     o->worklist_size = 5000;
-    o->prefetch = 2;
+    o->prefetch = 1;
+    o->bind = 1;
     o->rank_timeout = 60;
 }
 
@@ -92,7 +94,7 @@ int mnw_opts_takes_value(const char *key)
     return d ? d->type == T_VALUE : -1;
 }
 
-static const char *const node_local_keys[] = {"threads", "prefetch"};
+static const char *const node_local_keys[] = {"threads", "prefetch", "bind"};
 
 int mnw_opts_node_local(const char *key)
 {
@@ -107,7 +109,7 @@ int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, co
     if (!*pattern) return mnw_err_set(e, "%s: a host rule needs a host name pattern", where);
     if (mnw_opts_takes_value(key) < 0) return mnw_err_set(e, "%s: unknown key '%s' (see mnw --help)", where, key);
     if (!mnw_opts_node_local(key))
-        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads and prefetch may be set", where,
+        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads, prefetch and bind may be set", where,
                            key);
     if (!value || !*value) return mnw_err_set(e, "%s: '%s' needs a value", where, key);
     o->rules = mnw_xrealloc(o->rules, (o->nrules + 1) * sizeof *o->rules);
@@ -233,6 +235,9 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
         o->worklist_size = (uint64_t)x;
     } else if (!strcmp(key, "gzip-level")) INT_OPT(1, 9, o->gzip_level);
     else if (!strcmp(key, "prefetch")) INT_OPT(0, 1000, o->prefetch);
+    else if (!strcmp(key, "bind")) {
+        if (parse_bool(v, &o->bind)) return mnw_err_set(e, "%s: bind takes yes or no, not '%s'", where, v);
+    }
     else if (!strcmp(key, "reorder-window")) INT_OPT(0, 10000000, o->reorder_window);
     else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
     else if (!strcmp(key, "force")) o->force = flag;

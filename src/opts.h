@@ -27,7 +27,7 @@ typedef struct {
     char *input;       /* -i */
     char *outdir;      /* -o */
     char *config;      /* -c */
-    int threads;       /* 0: all cores */
+    int threads;       /* node-local; 0: the topology's default */
     mnw_scoring sc;
     mnw_iddef iddef;
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
@@ -35,6 +35,7 @@ typedef struct {
     int cigar, phylip, force, quiet, gzip_level;
     uint64_t worklist_size;
     int prefetch;       /* node-local: lists queued beyond one per worker */
+    int bind;           /* node-local: bind workers to cores (hwloc) */
     int reorder_window; /* CLD: lists ahead of the watermark; 0 = auto */
     int rank_timeout;   /* MPI: seconds of silence before a rank counts as lost */
     int help, version;
@@ -51,7 +52,7 @@ void mnw_opts_free(mnw_opts *o);
 int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e);
 /* 1 if the option takes a value. -1 if unknown. */
 int mnw_opts_takes_value(const char *key);
-/* 1 if the option may differ from node to node (threads, prefetch). */
+/* 1 if the option may differ from node to node (threads, prefetch, bind). */
 int mnw_opts_node_local(const char *key);
 /* Records a per-node setting; checks that key is node-local. */
 int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, const char *value, const char *where,

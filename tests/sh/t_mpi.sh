@@ -38,6 +38,20 @@ check "MPMD: the log shows each rank's worker count" 'grep -q "rank 0 (.*): 2 CP
 "$MNW" -i s200.fa -o mpmd_base -q --cigar -t 2
 check "MPMD: outputs identical to the single-process run" 'same_outputs mpmd_base mpmd'
 
+# per-node settings: [host GLOB] config sections and --host
+h=$(hostname -s)
+printf 'threads = 1\n[host no-such-host*]\nthreads = 7\n[host %s]\nthreads = 2\nprefetch = 1\n' "$h" > hosts.conf
+"${MPIRUN[@]}" -np 2 "$MNW" -c hosts.conf -i s120.fa -o hostsec -q --cigar --phylip >hostsec.log 2>&1
+check "config section [host $h] gives both ranks 2 workers" '[ "$(grep -c "rank [01] ($h): 2 CPU workers" hostsec/mnw.log)" -eq 2 ]'
+check "the section for another host does not apply" '! grep -q "7 CPU workers" hostsec/mnw.log'
+check "outputs with per-host settings identical" 'same_outputs base hostsec'
+"$MNW" -c hosts.conf -i s120.fa -o hostcli -q --host "${h:0:1}*:threads=3" -t 1
+check "--host on the command line beats the config section and -t" 'grep -q "rank 0 ($h): 3 CPU workers" hostcli/mnw.log'
+printf 'threads = 1\n[host *]\nmatch = 3\n' > badsec.conf
+"$MNW" -c badsec.conf -i s120.fa -o badsec >badsec.log 2>&1
+rc=$?
+check "a job-wide key in a [host] section: exit 2 naming FILE:LINE" '[ $rc -eq 2 ] && grep -q "badsec.conf:3: .match. is a job-wide setting" badsec.log && [ ! -e badsec ]'
+
 # bad input: read on rank 0, the same error on every rank, nothing created
 printf ">a\nACGT\n>b\nACXT\n" > bad.fa
 "${MPIRUN[@]}" -np 3 "$MNW" -i bad.fa -o badout -t 1 >bad.log 2>&1
