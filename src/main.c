@@ -204,7 +204,7 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
     double dt = mnw_now() - pc.t0;
     if (!rc) {
         double gcups = (double)cld.cells / dt / 1e9;
-        if (size > 1) mnw_cldnet_log_ranks(&net, dt);
+        mnw_cldnet_log_ranks(&net, dt);
         LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS", (unsigned long long)npairs, dt,
                  (double)npairs / dt, gcups);
         if (!o->quiet) {
