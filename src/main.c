@@ -26,7 +26,7 @@
 typedef struct {
     char host[64];
     int32_t workers;
-    char isa[16];
+    char isa[48]; /* "avx512 (32 lanes of int16)" */
 } node_info;
 
 /* The first broadcast: did rank 0 read the input, and how big is the job. */
@@ -304,7 +304,7 @@ static int run(mnw_opts *o)
     memset(&me, 0, sizeof me);
     snprintf(me.host, sizeof me.host, "%s", mnw_mpi_host());
     me.workers = node_workers(o);
-    snprintf(me.isa, sizeof me.isa, "%s", mnw_cpu_isa());
+    snprintf(me.isa, sizeof me.isa, "%s (%d lanes of int16)", mnw_cpu_isa(), mnw_cpu_lanes());
     node_info *nodes = mnw_xcalloc((size_t)size, sizeof *nodes);
     if (size > 1)
         CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
