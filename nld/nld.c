@@ -33,6 +33,10 @@ static void *worker_main(void *p)
     char name[24];
     snprintf(name, sizeof name, "cpu%d", a->id);
     mnw_log_set_thread(name);
+    if (st->cfg->topo) {
+        mnw_err be;
+        if (mnw_topo_bind_thread(st->cfg->topo, st->cfg->slot0 + a->id, &be)) LOG_WARN("not bound to a core: %s", be.msg);
+    }
     mnw_cpu_worker w;
     mnw_cpu_worker_init(&w, st->cfg->js);
     for (;;) {
@@ -91,14 +95,14 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     }
 
     uint64_t inflight = 0; /* taken from the link, not yet delivered */
-    int rc = 0;
+    int rc = 0, polled = 0;
     double last_tick = mnw_now();
     CHECK_PT(pthread_mutex_lock(&st.mu));
     for (;;) {
         /* pull: keep `target` lists queued (one per worker + prefetch) */
         while (!st.no_more && !st.stop && st.work_n < target) {
             mnw_range r;
-            int got = link->next(link->ctx, &r);
+            int got = link->next(link->ctx, &r, (int)(target - st.work_n));
             if (got < 0) {
                 st.no_more = 1;
                 CHECK_PT(pthread_cond_broadcast(&st.work_cv));
@@ -112,11 +116,14 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
             }
         }
         if (st.stop) break;
-        if (!st.done_head) {
-            if (st.no_more && inflight == 0) break;
+        if (!st.done_head && !polled) {
+            if (st.no_more && inflight == 0 && !(link->busy && link->busy(link->ctx))) break;
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 250 * 1000 * 1000;
+            long ns = (long)(link->wait_s * 1e9);
+            if (ns <= 0) ns = 1000;
+            ts.tv_sec += ns / 1000000000L;
+            ts.tv_nsec += ns % 1000000000L;
             if (ts.tv_nsec >= 1000000000L) {
                 ts.tv_sec++;
                 ts.tv_nsec -= 1000000000L;
@@ -134,6 +141,12 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
             if (!rc && link->deliver(link->ctx, list, e)) rc = -1;
             else if (rc) mnw_result_free(list);
             list = nx;
+        }
+        polled = 0;
+        if (!rc && link->poll) {
+            int p = link->poll(link->ctx, e);
+            if (p < 0) rc = -1;
+            else polled = p > 0;
         }
         double now = mnw_now();
         if (link->tick && now - last_tick >= 0.5) {

@@ -14,15 +14,26 @@
 
 #include "cpu_worker.h"
 #include "result.h"
+#include "topo.h"
 #include "util.h"
 
 typedef struct {
-    /* 1: *r filled; 0: none right now; -1: no more work */
-    int (*next)(void *ctx, mnw_range *r);
+    /* 1: *r filled; 0: none right now (asked for, or the CLD's window is
+     * full); -1: no more work. `want` is how many lists the queue lacks. */
+    int (*next)(void *ctx, mnw_range *r, int want);
     /* takes ownership of res; 0 or -1 with e set (fatal) */
     int (*deliver)(void *ctx, mnw_result *res, mnw_err *e);
+    /* called on every turn of the comm loop (MPI progress, heartbeats);
+     * > 0 if it did something, 0 if idle, -1 with e set (fatal). May be NULL. */
+    int (*poll)(void *ctx, mnw_err *e);
+    /* 1 while the link has work of its own left (the CLD has results to
+     * collect from other ranks): the loop keeps turning. May be NULL. */
+    int (*busy)(void *ctx);
     /* called about twice a second from the comm thread (may be NULL) */
     void (*tick)(void *ctx);
+    /* longest sleep of the comm thread when idle, in seconds: 0.25 alone,
+     * about 0.0005 with MPI (messages are only seen when polled) */
+    double wait_s;
     void *ctx;
 } mnw_nld_link;
 
@@ -30,6 +41,8 @@ typedef struct {
     const mnw_job_spec *js;
     int workers;  /* CPU worker threads, >= 1 */
     int prefetch; /* work lists kept queued beyond one per worker */
+    const mnw_topo *topo; /* worker k binds to core slot slot0 + k; NULL: unbound */
+    int slot0;            /* cores taken by other ranks on this host */
 } mnw_nld_cfg;
 
 /* Runs until the link has no more work and every result is delivered.

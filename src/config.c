@@ -1,6 +1,8 @@
 /* config.c - config files: one "key = value" per line (a flag may stand
  * alone or take yes/no), '#' starts a comment, blank lines are ignored. The
- * keys are the long options (opts.c); errors name FILE:LINE. */
+ * keys are the long options (opts.c); errors name FILE:LINE. A line
+ * "[host GLOB]" starts a section of per-node settings (threads, prefetch, bind)
+ * for hosts whose name matches GLOB; it runs to the next section. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@ int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
     if (!f) return mnw_err_set(e, "%s: cannot open: %s", path, strerror(errno));
     char line[4096];
     int ln = 0, rc = 0;
+    char section[512] = ""; /* host glob of the current section, "" outside */
     while (fgets(line, sizeof line, f)) {
         ln++;
         char where[600];
@@ -34,6 +37,22 @@ int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
         if (hash) *hash = 0;
         char *s = trim(line);
         if (!*s) continue;
+        if (*s == '[') {
+            size_t L = strlen(s);
+            char *inner = s + 1;
+            if (s[L - 1] != ']' || strncmp(inner, "host", 4) != 0 || !isspace((unsigned char)inner[4])) {
+                rc = mnw_err_set(e, "%s: a section is written [host GLOB], not '%s'", where, s);
+                break;
+            }
+            s[L - 1] = 0;
+            char *pat = trim(inner + 5);
+            if (!*pat || strlen(pat) >= sizeof section) {
+                rc = mnw_err_set(e, "%s: [host GLOB] needs a host name pattern", where);
+                break;
+            }
+            snprintf(section, sizeof section, "%s", pat);
+            continue;
+        }
         char *eq = strchr(s, '=');
         char *val = NULL;
         if (eq) {
@@ -50,7 +69,7 @@ int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
             rc = mnw_err_set(e, "%s: a config file cannot include another", where);
             break;
         }
-        if (mnw_opts_set(o, key, val, where, e)) {
+        if (section[0] ? mnw_opts_add_host_rule(o, section, key, val, where, e) : mnw_opts_set(o, key, val, where, e)) {
             rc = -1;
             break;
         }

@@ -1,27 +1,46 @@
-/* main.c - mnw: read and validate the input, check OUTDIR, then run the CLD
- * and one NLD in this process (the local link of nld.h). Only main exits. */
+/* main.c - mnw: start MPI when a launcher started us, read and validate the
+ * input on rank 0, share it with the other ranks, then run the CLD (rank 0)
+ * and one NLD per rank. Without mpirun it is one process: rank 0 alone.
+ * Only main exits. Exit status: 0 done, 1 failure while running, 2 bad
+ * command line, config or settings. docs/DISTRIBUTED.md describes the run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cld.h"
+#include "cldnet.h"
 #include "fasta.h"
 #include "log.h"
+#include "mpiw.h"
 #include "nld.h"
+#include "nldnet.h"
 #include "nw_cpu.h"
 #include "opts.h"
+#include "topo.h"
 #include "outdir.h"
+#include "wire.h"
 #include "writer.h"
+
+/* What every rank tells the others after start-up (MPI_Allgather). */
+typedef struct {
+    char host[64];
+    int32_t workers;
+    char isa[48]; /* "avx512 (32 lanes of int16)" */
+} node_info;
+
+/* The first broadcast: did rank 0 read the input, and how big is the job. */
+typedef struct {
+    int32_t status; /* 0 ok, else the exit status */
+    char msg[MNW_ERR_MAX];
+    uint64_t blob_len;
+} start_head;
 
 typedef struct {
     mnw_cld *cld;
     double t0;
     uint64_t npairs;
-} local_ctx;
-
-static int local_next(void *ctx, mnw_range *r) { return mnw_cld_next(((local_ctx *)ctx)->cld, r); }
-static int local_deliver(void *ctx, mnw_result *res, mnw_err *e) { return mnw_cld_accept(((local_ctx *)ctx)->cld, res, e); }
+} progress_ctx;
 
 static void fmt_secs(char *buf, size_t n, double s)
 {
@@ -31,74 +50,120 @@ static void fmt_secs(char *buf, size_t n, double s)
     else snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
 }
 
-static void local_tick(void *ctx)
+static void progress_tick(void *ctx)
 {
-    local_ctx *lc = ctx;
-    double dt = mnw_now() - lc->t0;
-    uint64_t done = lc->cld->watermark;
+    progress_ctx *pc = ctx;
+    double dt = mnw_now() - pc->t0;
+    uint64_t done = pc->cld->watermark;
     double rate = dt > 0 ? (double)done / dt : 0;
     char eta[32];
-    fmt_secs(eta, sizeof eta, rate > 0 ? (double)(lc->npairs - done) / rate : -1);
-    mnw_log_progress("%5.1f%%  %llu/%llu pairs  %.0f pairs/s  ETA %s", 100.0 * (double)done / (double)lc->npairs,
-                     (unsigned long long)done, (unsigned long long)lc->npairs, rate, eta);
+    fmt_secs(eta, sizeof eta, rate > 0 ? (double)(pc->npairs - done) / rate : -1);
+    mnw_log_progress("%5.1f%%  %llu/%llu pairs  %.0f pairs/s  ETA %s", 100.0 * (double)done / (double)pc->npairs,
+                     (unsigned long long)done, (unsigned long long)pc->npairs, rate, eta);
 }
 
-static int run(mnw_opts *o, mnw_err *e)
-{
-    if (!mnw_cpu_isa()) return mnw_err_set(e, "this CPU lacks SSE4.1, which mnw's CPU worker needs");
-    if (mnw_outdir_check(o->outdir, o->force, e)) return -1;
+/* This node's machine, loaded once by main before any thread starts. */
+static mnw_topo topo;
+static int topo_ok;
 
-    mnw_seqset seqs;
-    mnw_seqset_init(&seqs);
-    double t_read = mnw_now();
-    if (mnw_fasta_read(o->input, &seqs, e)) {
-        mnw_seqset_free(&seqs);
-        return -1;
-    }
-    t_read = mnw_now() - t_read;
-    if (seqs.n < 2) {
-        mnw_err_set(e, "%s: %zu sequence%s; all-against-all needs at least 2", o->input, seqs.n, seqs.n == 1 ? "" : "s");
-        mnw_seqset_free(&seqs);
-        return -1;
-    }
-    if (mnw_outdir_create(o->outdir, e)) {
-        mnw_seqset_free(&seqs);
-        return -1;
-    }
+static int node_workers(const mnw_opts *o)
+{
+    if (o->threads > 0) return o->threads;
+    if (topo_ok) return mnw_topo_default_workers(&topo);
+    long nc = sysconf(_SC_NPROCESSORS_ONLN);
+    return nc > 2 ? (int)nc - 2 : 1;
+}
+
+static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok ? &topo : NULL; }
+
+/* Ranks sharing a host take consecutive cores: the first core slot of
+ * this rank's workers. */
+static int first_slot(const node_info *nodes, int rank)
+{
+    int slot = 0;
+    for (int r = 0; r < rank; r++)
+        if (!strcmp(nodes[r].host, nodes[rank].host)) slot += nodes[r].workers;
+    return slot;
+}
+
+static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
+{
+    memset(js, 0, sizeof *js);
+    js->sc = o->sc;
+    js->iddef = o->iddef;
+    js->cutoff = o->cutoff;
+    js->cigar = o->cigar;
+    js->phylip = o->phylip;
+    js->gzip_level = o->gzip_level;
+    js->worklist_size = o->worklist_size;
+    js->rank_timeout = o->rank_timeout;
+}
+
+static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mnw_outspec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->seqs = seqs;
+    spec->iddef = js->iddef;
+    spec->cutoff = js->cutoff;
+    spec->cigar = js->cigar;
+    spec->enabled[MNW_OUT_PAIRS] = 1;
+    spec->enabled[MNW_OUT_DIST] = 1;
+    spec->enabled[MNW_OUT_PHYLIP] = js->phylip;
+}
+
+/* Rank 0, before anything is shared: check OUTDIR, read and validate the
+ * input, create OUTDIR and the log. */
+static int read_input(const mnw_opts *o, mnw_seqset *seqs, double *t_read, mnw_err *e)
+{
+    if (mnw_outdir_check(o->outdir, o->force, e)) return -1;
+    *t_read = mnw_now();
+    if (mnw_fasta_read(o->input, seqs, e)) return -1;
+    *t_read = mnw_now() - *t_read;
+    if (seqs->n < 2)
+        return mnw_err_set(e, "%s: %zu sequence%s; all-against-all needs at least 2", o->input, seqs->n,
+                           seqs->n == 1 ? "" : "s");
+    if (mnw_outdir_create(o->outdir, e)) return -1;
     char path[4096];
     snprintf(path, sizeof path, "%s/mnw.log", o->outdir);
     if (o->force) unlink(path);
-    if (mnw_log_open(path)) {
-        mnw_seqset_free(&seqs);
-        return mnw_err_set(e, "%s: cannot create the log file", path);
-    }
-    int threads = o->threads;
-    if (threads <= 0) {
-        long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = nc > 0 ? (int)nc : 1;
-    }
-    uint64_t npairs = (uint64_t)seqs.n * (seqs.n - 1) / 2;
-    size_t min_len = seqs.max_len;
-    for (size_t i = 0; i < seqs.n; i++)
-        if (mnw_seq_len(&seqs, i) < min_len) min_len = mnw_seq_len(&seqs, i);
+    if (mnw_log_open(path)) return mnw_err_set(e, "%s: cannot create the log file", path);
+    return 0;
+}
+
+/* The CLD and rank 0's NLD. Returns 0, or -1 with e set (then the caller
+ * stops every rank). */
+static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, const node_info *nodes, int size,
+                     mnw_err *e)
+{
+    const int workers = nodes[0].workers;
+    uint64_t npairs = mnw_npairs(seqs->n);
+    size_t min_len = seqs->max_len;
+    for (size_t i = 0; i < seqs->n; i++)
+        if (mnw_seq_len(seqs, i) < min_len) min_len = mnw_seq_len(seqs, i);
     LOG_INFO("mnw %s: input %s: %zu sequences of %zu to %zu bases, %llu pairs, read in %.2fs", MNW_VERSION,
-             o->input, seqs.n, min_len, seqs.max_len, (unsigned long long)npairs, t_read);
+             o->input, seqs->n, min_len, seqs->max_len, (unsigned long long)npairs, t_read);
     LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s; identity %s%s", o->sc.match, o->sc.mismatch,
              o->sc.gap_open, o->sc.gap_extend, mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
              o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
              o->iddef.countends ? "" : " (countends=no)");
-    LOG_INFO("workers: %d CPU threads, %s (%d lanes of int16), work lists of %llu pairs", threads, mnw_cpu_isa(),
-             mnw_cpu_lanes(), (unsigned long long)o->worklist_size);
+    uint64_t all_workers = 0;
+    for (int r = 0; r < size; r++) {
+        all_workers += (uint64_t)nodes[r].workers;
+        LOG_INFO("rank %d (%s): %d CPU workers, %s", r, nodes[r].host, nodes[r].workers, nodes[r].isa);
+    }
+    /* Reorder window: room for every node to keep its queue full twice over. */
+    uint64_t window = o->reorder_window > 0 ? (uint64_t)o->reorder_window
+                                            : 2 * (all_workers + (uint64_t)size * (uint64_t)(o->prefetch + 1));
+    if (o->reorder_window <= 0 && window < 64) window = 64;
+    LOG_INFO("%d rank%s, %llu CPU workers in all; work lists of %llu pairs, reorder window %llu lists", size,
+             size == 1 ? "" : "s", (unsigned long long)all_workers, (unsigned long long)o->worklist_size,
+             (unsigned long long)window);
 
+    mnw_jobset jset;
+    jobset_from_opts(o, &jset);
     mnw_outspec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.seqs = &seqs;
-    spec.iddef = o->iddef;
-    spec.cutoff = o->cutoff;
-    spec.cigar = o->cigar;
-    spec.enabled[MNW_OUT_PAIRS] = 1;
-    spec.enabled[MNW_OUT_DIST] = 1;
-    spec.enabled[MNW_OUT_PHYLIP] = o->phylip;
+    outspec_from_jobset(&jset, seqs, &spec);
+    char path[4096];
     if (o->force) { /* also an earlier run's output this run does not write (a stale dist.phylip) */
         for (int k = 0; k < MNW_NOUT; k++) {
             snprintf(path, sizeof path, "%s/%s", o->outdir, mnw_out_name[k]);
@@ -108,65 +173,211 @@ static int run(mnw_opts *o, mnw_err *e)
     mnw_writer w;
     if (mnw_writer_open(&w, o->outdir, &spec, o->gzip_level, e)) {
         mnw_writer_close(&w, NULL);
-        mnw_seqset_free(&seqs);
         return -1;
     }
     mnw_cld cld;
-    uint64_t window = 4 * (uint64_t)(threads + 2);
-    if (window < 64) window = 64;
     mnw_cld_init(&cld, npairs, o->worklist_size, window, &w);
+    mnw_cldnet_peer *peers = mnw_xcalloc((size_t)size, sizeof *peers);
+    for (int r = 0; r < size; r++) {
+        snprintf(peers[r].host, sizeof peers[r].host, "%s", nodes[r].host);
+        peers[r].workers = nodes[r].workers;
+    }
+    mnw_cldnet net;
+    mnw_cldnet_init(&net, &cld, size, peers, (double)o->rank_timeout);
+    free(peers);
+    progress_ctx pc = {&cld, mnw_now(), npairs};
+    if (!o->quiet) {
+        net.tick = progress_tick;
+        net.tick_ctx = &pc;
+    }
     mnw_job_spec js = {&spec, &o->sc, o->gzip_level};
-    mnw_nld_cfg cfg = {&js, threads, 2};
-    local_ctx lc = {&cld, mnw_now(), npairs};
-    mnw_nld_link link = {local_next, local_deliver, o->quiet ? NULL : local_tick, &lc};
+    mnw_nld_cfg cfg = {&js, workers, o->prefetch, node_topo(o), first_slot(nodes, 0)};
+    mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
+    if (!rc && size > 1) rc = mnw_cldnet_finish(&net, e);
     mnw_log_progress_end();
     mnw_err e2;
     if (mnw_writer_close(&w, &e2) && !rc) {
         *e = e2;
         rc = -1;
     }
-    double dt = mnw_now() - lc.t0;
+    double dt = mnw_now() - pc.t0;
     if (!rc) {
         double gcups = (double)cld.cells / dt / 1e9;
+        mnw_cldnet_log_ranks(&net, dt);
         LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS", (unsigned long long)npairs, dt,
                  (double)npairs / dt, gcups);
         if (!o->quiet) {
-            printf("mnw: aligned %llu pairs of %zu sequences in %.1f s (%.0f pairs/s, %.2f GCUPS, %d threads)\n",
-                   (unsigned long long)npairs, seqs.n, dt, (double)npairs / dt, gcups, threads);
+            printf("mnw: aligned %llu pairs of %zu sequences in %.1f s (%.0f pairs/s, %.2f GCUPS, %d rank%s, "
+                   "%llu workers)\n",
+                   (unsigned long long)npairs, seqs->n, dt, (double)npairs / dt, gcups, size, size == 1 ? "" : "s",
+                   (unsigned long long)all_workers);
             printf("mnw: results in %s/: pairs.tsv.gz, dist.column.gz%s, mnw.log\n", o->outdir,
                    o->phylip ? ", dist.phylip" : "");
         }
     }
+    mnw_cldnet_free(&net);
     mnw_cld_free(&cld);
+    return rc;
+}
+
+/* An NLD on rank 1..N-1. On failure it has told rank 0 and returns -1. */
+static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, const node_info *nodes,
+                      mnw_err *e)
+{
+    mnw_outspec spec;
+    outspec_from_jobset(jset, seqs, &spec);
+    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
+    mnw_nld_cfg cfg = {&js, node_workers(o), o->prefetch, node_topo(o), first_slot(nodes, mnw_mpi_rank())};
+    mnw_nldnet net;
+    mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);
+    mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);
+    double t0 = mnw_now();
+    int rc = mnw_nld_run(&cfg, &link, e);
+    if (!rc) rc = mnw_nldnet_finish(&net, e);
+    else mnw_nldnet_fail(&net, e->msg, 30.0);
+    if (!rc) LOG_INFO("done in %.2fs", mnw_now() - t0);
+    mnw_nldnet_free(&net);
+    return rc;
+}
+
+/* Reports e on this rank (log file and one clean stderr line): "mnw: [rank
+ * R (HOST): ][what: ]message". */
+static void report(const char *what, const mnw_err *e)
+{
+    mnw_log_set_stderr_level(-1);
+    LOG_ERR("%s", e->msg);
+    char who[128] = "";
+    if (mnw_mpi_active()) snprintf(who, sizeof who, "rank %d (%s): ", mnw_mpi_rank(), mnw_mpi_host());
+    fprintf(stderr, "mnw: %s%s%s%s\n", who, what ? what : "", what ? ": " : "", e->msg);
+}
+
+/* Everything after the command line was accepted on every rank. */
+static int run(mnw_opts *o)
+{
+    const int rank = mnw_mpi_rank(), size = mnw_mpi_size();
+    mnw_err e;
+    mnw_seqset seqs;
+    mnw_seqset_init(&seqs);
+    double t_read = 0;
+    int rc = 0;
+
+    /* 1. rank 0 reads the input; everyone learns whether that worked. */
+    start_head head;
+    memset(&head, 0, sizeof head);
+    mnw_buf blob;
+    mnw_buf_init(&blob);
+    mnw_jobset jset;
+    jobset_from_opts(o, &jset);
+    if (rank == 0) {
+        if (read_input(o, &seqs, &t_read, &e)) {
+            head.status = 1;
+            snprintf(head.msg, sizeof head.msg, "%s", e.msg);
+        } else if (size > 1) {
+            mnw_wire_pack_job(&jset, &seqs, &blob);
+            head.blob_len = blob.len;
+        }
+    }
+    if (size > 1) CHECK_MPI(MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (head.status) {
+        snprintf(e.msg, sizeof e.msg, "%s", head.msg);
+        report("error", &e);
+        mnw_seqset_free(&seqs);
+        return head.status;
+    }
+    /* 2. the packed sequences and job-wide settings, in one broadcast */
+    if (size > 1) {
+        void *p = blob.p;
+        mnw_mpi_bcast_blob(&p, head.blob_len);
+        if (rank != 0) {
+            if (mnw_wire_unpack_job(p, head.blob_len, &jset, &seqs, &e)) {
+                report("error", &e);
+                mnw_mpi_abort(1);
+            }
+            free(p);
+        }
+    }
+    mnw_buf_free(&blob);
+
+    /* 3. every rank tells rank 0 its host and worker count */
+    node_info me;
+    memset(&me, 0, sizeof me);
+    snprintf(me.host, sizeof me.host, "%s", mnw_mpi_host());
+    me.workers = node_workers(o);
+    snprintf(me.isa, sizeof me.isa, "%s (%d lanes of int16)", mnw_cpu_isa(), mnw_cpu_lanes());
+    node_info *nodes = mnw_xcalloc((size_t)size, sizeof *nodes);
+    if (size > 1)
+        CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
+    else
+        nodes[0] = me;
+    if (topo_ok) {
+        char desc[1024];
+        mnw_topo_describe(&topo, desc, sizeof desc);
+        LOG_INFO("topology: %s; workers %s", desc, o->bind ? "bound one per core" : "not bound (--bind no)");
+    }
+    if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
+    if (rank != 0) {
+        mnw_log_set_stderr_level(o->quiet ? MNW_LOG_WARN : MNW_LOG_INFO);
+        LOG_INFO("NLD: %d CPU workers, %s, %zu sequences from rank 0 (%s)", me.workers, me.isa, seqs.n, nodes[0].host);
+    }
+
+    /* 4. the work */
+    if (rank == 0) {
+        if (run_rank0(o, &seqs, t_read, nodes, size, &e)) {
+            report("error", &e);
+            rc = 1;
+            if (size > 1) mnw_mpi_abort(1); /* stops every rank */
+        }
+    } else {
+        if (run_remote(o, &jset, &seqs, nodes, &e)) {
+            report("error", &e);
+            mnw_mpi_abort(1); /* rank 0 did not stop the job in time */
+        }
+    }
+    free(nodes);
     mnw_seqset_free(&seqs);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    mnw_log_init(0, MNW_LOG_INFO);
+    mnw_err e;
+    if (mnw_mpi_init(&argc, &argv, &e)) {
+        fprintf(stderr, "mnw: %s\n", e.msg);
+        return 1;
+    }
+    const int rank = mnw_mpi_rank(), size = mnw_mpi_size();
+    mnw_log_init(rank, MNW_LOG_INFO);
     mnw_opts o;
     mnw_opts_init(&o);
-    mnw_err e;
     int rc = 0;
     if (mnw_opts_parse(&o, argc, argv, &e) || (!o.help && !o.version && mnw_opts_check(&o, &e))) {
-        fprintf(stderr, "mnw: %s\n", e.msg);
+        report(NULL, &e);
         rc = 2;
+    } else if (!mnw_cpu_isa()) {
+        mnw_err_set(&e, "this CPU lacks SSE4.1, which mnw's CPU worker needs");
+        report("error", &e);
+        rc = 1;
+    }
+    /* a bad command line on any rank stops them all */
+    int worst = rc;
+    if (size > 1) CHECK_MPI(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (worst) {
+        if (!rc && rank == 0) fprintf(stderr, "mnw: another rank rejected its settings (its message is above)\n");
+        rc = worst;
     } else if (o.help) {
-        mnw_opts_usage(stdout);
+        if (rank == 0) mnw_opts_usage(stdout);
     } else if (o.version) {
-        printf("mnw %s\n", MNW_VERSION);
+        if (rank == 0) printf("mnw %s\n", MNW_VERSION);
     } else {
         if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
-        if (run(&o, &e)) {
-            mnw_log_set_stderr_level(-1); /* the log file gets it; stderr one clean line */
-            LOG_ERR("%s", e.msg);
-            fprintf(stderr, "mnw: error: %s\n", e.msg);
-            rc = 1;
-        }
+        if (mnw_topo_load(&topo, &e)) LOG_WARN("hwloc: %s; workers will not be bound", e.msg);
+        else topo_ok = 1;
+        rc = run(&o);
+        mnw_topo_free(&topo);
     }
     mnw_log_close();
     mnw_opts_free(&o);
+    mnw_mpi_finalize();
     return rc;
 }

@@ -1,12 +1,16 @@
 /* opts.c - see opts.h: the option table, the setter, argv parsing. */
 #include "opts.h"
 
+#include "buf.h"
+
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { T_FLAG, T_VALUE };
 typedef struct {
@@ -20,7 +24,8 @@ static const optdef optdefs[] = {
     {"input", 'i', T_VALUE, "FILE", "FASTA input, plain or gzip (required)"},
     {"outdir", 'o', T_VALUE, "DIR", "output directory, created if missing (required)"},
     {"config", 'c', T_VALUE, "FILE", "read options from a config file (see config/example.conf)"},
-    {"threads", 't', T_VALUE, "N", "CPU worker threads (default: all cores)"},
+    {"threads", 't', T_VALUE, "N", "CPU worker threads (default: cores of the process binding - 2, at least 1)"},
+    {"bind", 0, T_VALUE, "yes|no", "bind each CPU worker to its own core (default yes)"},
     {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
     {"mismatch", 0, T_VALUE, "N", "score of different bases, <= 0 (default -5)"},
     {"gap", 0, T_VALUE, "N", "linear gap penalty per column (default 10)"},
@@ -34,6 +39,10 @@ static const optdef optdefs[] = {
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 6)"},
+    {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
+    {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
+    {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
+    {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch, bind) on hosts matching GLOB"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
     {"quiet", 'q', T_FLAG, NULL, "no progress line, warnings and errors only"},
     {"help", 'h', T_FLAG, NULL, "this help"},
@@ -51,10 +60,21 @@ void mnw_opts_init(mnw_opts *o)
     o->countends = -1;
     o->gzip_level = 6;
     o->worklist_size = 5000;
+    o->prefetch = 1;
+    o->bind = 1;
+    o->rank_timeout = 60;
 }
 
 void mnw_opts_free(mnw_opts *o)
 {
+    for (size_t k = 0; k < o->nrules; k++) {
+        free(o->rules[k].pattern);
+        free(o->rules[k].key);
+        free(o->rules[k].value);
+        free(o->rules[k].where);
+    }
+    free(o->rules);
+    free(o->host_applied);
     free(o->input);
     free(o->outdir);
     free(o->config);
@@ -72,6 +92,82 @@ int mnw_opts_takes_value(const char *key)
 {
     const optdef *d = find(key);
     return d ? d->type == T_VALUE : -1;
+}
+
+static const char *const node_local_keys[] = {"threads", "prefetch", "bind"};
+
+int mnw_opts_node_local(const char *key)
+{
+    for (size_t k = 0; k < sizeof node_local_keys / sizeof *node_local_keys; k++)
+        if (!strcmp(key, node_local_keys[k])) return 1;
+    return 0;
+}
+
+int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, const char *value, const char *where,
+                           mnw_err *e)
+{
+    if (!*pattern) return mnw_err_set(e, "%s: a host rule needs a host name pattern", where);
+    if (mnw_opts_takes_value(key) < 0) return mnw_err_set(e, "%s: unknown key '%s' (see mnw --help)", where, key);
+    if (!mnw_opts_node_local(key))
+        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads, prefetch and bind may be set", where,
+                           key);
+    if (!value || !*value) return mnw_err_set(e, "%s: '%s' needs a value", where, key);
+    o->rules = mnw_xrealloc(o->rules, (o->nrules + 1) * sizeof *o->rules);
+    mnw_host_rule *r = &o->rules[o->nrules++];
+    r->pattern = mnw_xstrdup(pattern);
+    r->key = mnw_xstrdup(key);
+    r->value = mnw_xstrdup(value);
+    r->where = mnw_xstrdup(where);
+    return 0;
+}
+
+/* --host GLOB:key=value[,key=value...] */
+static int parse_host_opt(mnw_opts *o, const char *v, mnw_err *e)
+{
+    const char *colon = strrchr(v, ':');
+    if (!colon || colon == v)
+        return mnw_err_set(e, "command line: --host takes GLOB:key=value[,key=value], not '%s'", v);
+    char *pat = mnw_xstrdup(v);
+    pat[colon - v] = 0;
+    char *list = mnw_xstrdup(colon + 1);
+    int rc = 0;
+    for (char *save = NULL, *kv = strtok_r(list, ",", &save); kv && !rc; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            rc = mnw_err_set(e, "command line: --host %s: '%s' is not key=value", v, kv);
+            break;
+        }
+        *eq = 0;
+        rc = mnw_opts_add_host_rule(o, pat, kv, eq + 1, "command line --host", e);
+    }
+    if (!rc && !colon[1]) rc = mnw_err_set(e, "command line: --host %s: no settings after ':'", v);
+    free(pat);
+    free(list);
+    return rc;
+}
+
+int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhost, mnw_err *e)
+{
+    mnw_buf applied;
+    mnw_buf_init(&applied);
+    int rc = 0;
+    for (size_t k = 0; k < o->nrules && !rc; k++) {
+        const mnw_host_rule *r = &o->rules[k];
+        if (fnmatch(r->pattern, host, 0) != 0 && fnmatch(r->pattern, fullhost, 0) != 0) continue;
+        rc = mnw_opts_set(o, r->key, r->value, r->where, e);
+        char one[512];
+        snprintf(one, sizeof one, "%s%s=%s (%s [host %s])", applied.len ? ", " : "", r->key, r->value, r->where,
+                 r->pattern);
+        mnw_buf_puts(&applied, one);
+    }
+    free(o->host_applied);
+    o->host_applied = NULL;
+    if (applied.len) {
+        mnw_buf_putc(&applied, 0);
+        o->host_applied = mnw_xstrdup(applied.p);
+    }
+    mnw_buf_free(&applied);
+    return rc;
 }
 
 static int parse_long(const char *v, long lo, long hi, long *out)
@@ -138,10 +234,17 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: worklist-size must be an integer from 1 to 1000000, not '%s'", where, v);
         o->worklist_size = (uint64_t)x;
     } else if (!strcmp(key, "gzip-level")) INT_OPT(1, 9, o->gzip_level);
+    else if (!strcmp(key, "prefetch")) INT_OPT(0, 1000, o->prefetch);
+    else if (!strcmp(key, "bind")) {
+        if (parse_bool(v, &o->bind)) return mnw_err_set(e, "%s: bind takes yes or no, not '%s'", where, v);
+    }
+    else if (!strcmp(key, "reorder-window")) INT_OPT(0, 10000000, o->reorder_window);
+    else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
     else if (!strcmp(key, "force")) o->force = flag;
     else if (!strcmp(key, "quiet")) o->quiet = flag;
     else if (!strcmp(key, "help")) o->help = flag;
     else if (!strcmp(key, "version")) o->version = flag;
+    else if (!strcmp(key, "host")) return parse_host_opt(o, v, e);
 #undef INT_OPT
     return 0;
 }
@@ -185,7 +288,13 @@ int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
         if (!strcmp(key, "config")) continue; /* already applied */
         if (mnw_opts_set(o, key, val, "command line", e)) return -1;
     }
-    return 0;
+    char full[256] = "?", shorth[256];
+    if (gethostname(full, sizeof full) != 0) snprintf(full, sizeof full, "?");
+    full[sizeof full - 1] = 0;
+    snprintf(shorth, sizeof shorth, "%s", full);
+    char *dot = strchr(shorth, '.');
+    if (dot) *dot = 0;
+    return mnw_opts_apply_host_rules(o, shorth, full, e);
 }
 
 int mnw_opts_check(mnw_opts *o, mnw_err *e)

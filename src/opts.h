@@ -17,18 +17,31 @@
 
 #define MNW_VERSION "0.1.0"
 
+/* A per-node setting: applies on hosts whose name matches `pattern` (a
+ * shell glob), from a config section "[host PATTERN]" or --host. */
+typedef struct {
+    char *pattern, *key, *value, *where;
+} mnw_host_rule;
+
 typedef struct {
     char *input;       /* -i */
     char *outdir;      /* -o */
     char *config;      /* -c */
-    int threads;       /* 0: all cores */
+    int threads;       /* node-local; 0: the topology's default */
     mnw_scoring sc;
     mnw_iddef iddef;
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
     int cigar, phylip, force, quiet, gzip_level;
     uint64_t worklist_size;
+    int prefetch;       /* node-local: lists queued beyond one per worker */
+    int bind;           /* node-local: bind workers to cores (hwloc) */
+    int reorder_window; /* CLD: lists ahead of the watermark; 0 = auto */
+    int rank_timeout;   /* MPI: seconds of silence before a rank counts as lost */
     int help, version;
+    mnw_host_rule *rules; /* config sections first, then --host, in order */
+    size_t nrules;
+    char *host_applied;   /* the rules applied on this host, for the log */
 } mnw_opts;
 
 void mnw_opts_init(mnw_opts *o);
@@ -39,7 +52,16 @@ void mnw_opts_free(mnw_opts *o);
 int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e);
 /* 1 if the option takes a value. -1 if unknown. */
 int mnw_opts_takes_value(const char *key);
-/* Parse argv (and the config file named with -c, applied first). */
+/* 1 if the option may differ from node to node (threads, prefetch, bind). */
+int mnw_opts_node_local(const char *key);
+/* Records a per-node setting; checks that key is node-local. */
+int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, const char *value, const char *where,
+                           mnw_err *e);
+/* Applies, in order, the rules whose pattern matches host (short or full
+ * name). */
+int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhost, mnw_err *e);
+/* Parse argv (and the config file named with -c, applied first), then the
+ * per-node rules matching this host (they beat the global settings). */
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e);
 /* Read "key = value" lines of a config file. */
 int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e);

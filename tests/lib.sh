@@ -28,3 +28,29 @@ check() { # check DESC CONDITION-STRING : evaluated with [[ ]] semantics via eva
 }
 
 finish() { exit "$T_FAILED"; }
+
+# Open MPI on one machine: real ranks, oversubscribed (more ranks than
+# cores), no binding (mnw binds its own threads), root allowed (CI runs as
+# root), no CMA single-copy (refused in containers without ptrace).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN=(mpirun --oversubscribe --bind-to none)
+
+# same_outputs A B : the decompressed outputs of two OUTDIRs are identical
+same_outputs() {
+    cmp -s <(zcat "$1/pairs.tsv.gz") <(zcat "$2/pairs.tsv.gz") &&
+        cmp -s <(zcat "$1/dist.column.gz") <(zcat "$2/dist.column.gz") &&
+        { [ ! -e "$1/dist.phylip" ] || cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
+}
+
+# rank_pid OUTDIR RANK : pid of the mnw process of that rank writing OUTDIR
+rank_pid() {
+    local p
+    for p in $(pgrep -f -- "-o $1( |$)"); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+            echo "$p"; return 0
+        fi
+    done
+    return 1
+}

@@ -1,0 +1,295 @@
+/* cldnet.c - see cldnet.h. */
+#include "cldnet.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mpiw.h"
+#include "wire.h"
+
+void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout)
+{
+    memset(n, 0, sizeof *n);
+    n->cld = cld;
+    n->size = size;
+    n->peer = mnw_xcalloc((size_t)size, sizeof *n->peer);
+    double now = mnw_now();
+    for (int r = 0; r < size; r++) {
+        n->peer[r] = peers[r];
+        n->peer[r].last_heard = now;
+    }
+    n->peer[0].bye = 1; /* rank 0's own NLD talks through direct calls */
+    n->timeout = timeout;
+    n->beat_every = 1.0;
+    n->last_beat = now;
+    mnw_buf_init(&n->rx);
+}
+
+void mnw_cldnet_free(mnw_cldnet *n)
+{
+    for (size_t k = 0; k < n->nrecvs; k++) mnw_buf_free(&n->recvs[k].buf);
+    free(n->recvs);
+    free(n->peer);
+    mnw_buf_free(&n->rx);
+    memset(n, 0, sizeof *n);
+}
+
+/* Busy time is this thread's CPU time, so that preemption (ranks sharing
+ * cores) does not count as the CLD's own cost. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void send_ctl(int to, int tag, const void *p, int len)
+{
+    CHECK_MPI(MPI_Send(p, len, MPI_BYTE, to, tag, MPI_COMM_WORLD));
+}
+
+static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
+{
+    double t0 = cpu_now();
+    mnw_err e2;
+    mnw_result *res = mnw_wire_unpack_result(msg->p, msg->len, &e2);
+    if (!res) return mnw_err_set(e, "rank %d (%s): %s", src, n->peer[src].host, e2.msg);
+    mnw_cldnet_peer *p = &n->peer[src];
+    p->lists++;
+    p->lists_out--;
+    p->pairs += res->r.count;
+    p->cells += res->cells;
+    p->bytes += msg->len;
+    int rc = mnw_cld_accept(n->cld, res, &e2);
+    n->busy_s += cpu_now() - t0;
+    if (rc) return mnw_err_set(e, "rank %d (%s): %s", src, p->host, e2.msg);
+    return 0;
+}
+
+/* Completes result receives that MPI has finished. */
+static int finish_recvs(mnw_cldnet *n, mnw_err *e)
+{
+    int did = 0;
+    for (size_t k = 0; k < n->nrecvs;) {
+        int flag = 0;
+        double t0 = cpu_now();
+        CHECK_MPI(MPI_Test(&n->recvs[k].req, &flag, MPI_STATUS_IGNORE));
+        n->busy_s += cpu_now() - t0;
+        if (!flag) {
+            k++;
+            continue;
+        }
+        mnw_cldnet_recv r = n->recvs[k];
+        n->recvs[k] = n->recvs[--n->nrecvs];
+        int rc = take_result(n, r.src, &r.buf, e);
+        mnw_buf_free(&r.buf);
+        if (rc) return -1;
+        did = 1;
+    }
+    return did;
+}
+
+/* Takes every message waiting. >0 if any, 0 if none, -1 on a fatal one. */
+static int receive(mnw_cldnet *n, mnw_err *e)
+{
+    int did = 0;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Message m;
+        CHECK_MPI(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &m, &st));
+        if (!flag) break;
+        int count = 0;
+        CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &count));
+        int src = st.MPI_SOURCE;
+        if (st.MPI_TAG == MNW_TAG_RESULT) {
+            /* large: received without waiting on the sender (MPI_Imrecv) */
+            double t0 = cpu_now();
+            if (n->nrecvs == n->recvs_cap) {
+                n->recvs_cap = n->recvs_cap ? 2 * n->recvs_cap : 16;
+                n->recvs = mnw_xrealloc(n->recvs, n->recvs_cap * sizeof *n->recvs);
+            }
+            mnw_cldnet_recv *r = &n->recvs[n->nrecvs++];
+            mnw_buf_init(&r->buf);
+            mnw_buf_reserve(&r->buf, (size_t)count + 1);
+            r->buf.len = (size_t)count;
+            r->src = src;
+            CHECK_MPI(MPI_Imrecv(r->buf.p, count, MPI_BYTE, &m, &r->req));
+            n->peer[src].last_heard = mnw_now();
+            n->msgs++;
+            n->busy_s += cpu_now() - t0;
+            did = 1;
+            continue;
+        }
+        n->rx.len = 0;
+        mnw_buf_reserve(&n->rx, (size_t)count + 1);
+        CHECK_MPI(MPI_Mrecv(n->rx.p, count, MPI_BYTE, &m, MPI_STATUS_IGNORE));
+        n->rx.len = (size_t)count;
+        mnw_cldnet_peer *p = &n->peer[src];
+        p->last_heard = mnw_now();
+        n->msgs++;
+        did = 1;
+        switch (st.MPI_TAG) {
+        case MNW_TAG_REQ: {
+            uint32_t want = 1;
+            if (count == sizeof want) memcpy(&want, n->rx.p, sizeof want);
+            p->want = want < 1 ? 1 : (int)want;
+            break;
+        }
+        case MNW_TAG_BEAT:
+            break;
+        case MNW_TAG_BYE:
+            p->bye = 1;
+            break;
+        case MNW_TAG_ERROR:
+            n->rx.p[count] = 0;
+            return mnw_err_set(e, "rank %d (%s): %s", src, p->host, n->rx.p);
+        default:
+            return mnw_err_set(e, "rank %d (%s) sent an unknown message (tag %d)", src, p->host, st.MPI_TAG);
+        }
+    }
+    return did;
+}
+
+/* Answers waiting requests, round-robin, while the dispatcher has lists. */
+static int answer(mnw_cldnet *n)
+{
+    int did = 0;
+    mnw_range rs[64];
+    for (int k = 0; k < n->size; k++) {
+        int r = 1 + (n->rr + k) % (n->size > 1 ? n->size - 1 : 1);
+        if (r >= n->size) continue;
+        mnw_cldnet_peer *p = &n->peer[r];
+        if (!p->want) continue;
+        int got = 0, end = 0;
+        while (got < p->want && got < 64) {
+            int x = mnw_cld_next(n->cld, &rs[got]);
+            if (x < 0) end = 1;
+            if (x <= 0) break;
+            got++;
+        }
+        if (got) {
+            send_ctl(r, MNW_TAG_WORK, rs, (int)(got * sizeof *rs));
+            p->lists_out += (uint64_t)got;
+            p->want = 0;
+            did = 1;
+        } else if (end) {
+            send_ctl(r, MNW_TAG_DONE, NULL, 0);
+            p->want = 0;
+            did = 1;
+        } else {
+            break; /* window full: the others wait too */
+        }
+    }
+    if (n->size > 1) n->rr = (n->rr + 1) % (n->size - 1);
+    return did;
+}
+
+static int beat_and_watch(mnw_cldnet *n, mnw_err *e)
+{
+    double now = mnw_now();
+    if (now - n->last_beat >= n->beat_every) {
+        for (int r = 1; r < n->size; r++)
+            if (!n->peer[r].bye) send_ctl(r, MNW_TAG_BEAT, NULL, 0);
+        n->last_beat = now;
+    }
+    for (int r = 1; r < n->size; r++) {
+        mnw_cldnet_peer *p = &n->peer[r];
+        if (!p->bye && now - p->last_heard > n->timeout)
+            return mnw_err_set(e, "rank %d (%s) has sent nothing for %.0f s (--rank-timeout); it holds %llu work list%s; "
+                                  "stopping the job",
+                               r, p->host, now - p->last_heard, (unsigned long long)p->lists_out,
+                               p->lists_out == 1 ? "" : "s");
+    }
+    return 0;
+}
+
+static int net_poll(void *ctx, mnw_err *e)
+{
+    mnw_cldnet *n = ctx;
+    if (n->size == 1) return 0; /* alone: no MPI at all */
+    int did = receive(n, e);
+    if (did < 0) return -1;
+    int f = finish_recvs(n, e);
+    if (f < 0) return -1;
+    did |= f;
+    did |= answer(n);
+    if (beat_and_watch(n, e)) return -1;
+    return did;
+}
+
+static int net_next(void *ctx, mnw_range *r, int want)
+{
+    (void)want;
+    mnw_cldnet *n = ctx;
+    for (int k = 1; k < n->size; k++)
+        if (n->peer[k].want) return 0; /* remote requests first (answered in poll) */
+    int x = mnw_cld_next(n->cld, r);
+    if (x > 0) n->peer[0].lists_out++;
+    return x;
+}
+
+static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
+{
+    mnw_cldnet *n = ctx;
+    mnw_cldnet_peer *p = &n->peer[0];
+    p->lists++;
+    p->lists_out--;
+    p->pairs += res->r.count;
+    p->cells += res->cells;
+    double t0 = cpu_now();
+    int rc = mnw_cld_accept(n->cld, res, e);
+    n->busy_s += cpu_now() - t0;
+    return rc;
+}
+
+static int net_busy(void *ctx)
+{
+    mnw_cldnet *n = ctx;
+    return !mnw_cld_done(n->cld) || n->nrecvs > 0;
+}
+
+static void net_tick(void *ctx)
+{
+    mnw_cldnet *n = ctx;
+    if (n->tick) n->tick(n->tick_ctx);
+}
+
+mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s)
+{
+    mnw_nld_link l = {net_next, net_deliver, net_poll, net_busy, net_tick, wait_s, n};
+    return l;
+}
+
+int mnw_cldnet_finish(mnw_cldnet *n, mnw_err *e)
+{
+    for (;;) {
+        int all = 1;
+        for (int r = 1; r < n->size; r++) all &= n->peer[r].bye;
+        if (all) break;
+        int did = net_poll(n, e);
+        if (did < 0) return -1;
+        if (!did) {
+            struct timespec ts = {0, 200 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    for (int r = 1; r < n->size; r++) send_ctl(r, MNW_TAG_FIN, NULL, 0);
+    return 0;
+}
+
+void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs)
+{
+    for (int r = 0; r < n->size; r++) {
+        const mnw_cldnet_peer *p = &n->peer[r];
+        LOG_INFO("rank %d (%s, %d workers): %llu work lists, %llu pairs, %.0f pairs/s, %.2f GCUPS", r, p->host,
+                 p->workers, (unsigned long long)p->lists, (unsigned long long)p->pairs,
+                 secs > 0 ? (double)p->pairs / secs : 0.0, secs > 0 ? (double)p->cells / secs / 1e9 : 0.0);
+    }
+    LOG_INFO("cld: %llu messages; %.3f s taking in results (receive, reorder, write; CPU time) (%.1f%% of %.2f s): "
+             "ceiling about %.0f pairs/s",
+             (unsigned long long)n->msgs, n->busy_s, secs > 0 ? 100.0 * n->busy_s / secs : 0.0, secs,
+             n->busy_s > 0 ? (double)n->cld->watermark / n->busy_s : 0.0);
+}

@@ -1,0 +1,64 @@
+/* cldnet.h - the CLD's side of the MPI protocol, on rank 0: answers the work
+ * requests of the other ranks' NLDs from the dispatcher (cld.h), takes their
+ * result messages into the reorder buffer, exchanges heartbeats, and ends
+ * the job cleanly (every rank says BYE, then FIN) or with an error naming
+ * the rank and host (a rank that reports an error, or sends nothing for
+ * `timeout` seconds). It also gives rank 0's own NLD its link (nld.h):
+ * local requests go straight to the dispatcher, after the remote ones
+ * waiting. Protocol: docs/DISTRIBUTED.md.
+ *
+ * Ownership: borrows the mnw_cld; owns its peer table and receive buffer.
+ * Thread-safety: only the MPI thread (rank 0's comm thread) may call it.
+ */
+#ifndef MNW_CLDNET_H
+#define MNW_CLDNET_H
+
+#include <mpi.h>
+
+#include "buf.h"
+#include "cld.h"
+#include "nld.h"
+
+typedef struct {
+    char host[64];
+    int workers;
+    int want;          /* lists asked for and not yet answered (0: no request) */
+    int bye;           /* said BYE: sends nothing more */
+    double last_heard; /* mnw_now() of its last message */
+    uint64_t lists_out, lists, pairs, cells, bytes;
+} mnw_cldnet_peer;
+
+typedef struct {
+    MPI_Request req;
+    mnw_buf buf;
+    int src;
+} mnw_cldnet_recv;
+
+typedef struct {
+    mnw_cld *cld;
+    int size;               /* ranks */
+    mnw_cldnet_peer *peer;  /* by rank; peer[0] is rank 0's own NLD */
+    mnw_buf rx;              /* control messages */
+    mnw_cldnet_recv *recvs;  /* result messages being received (MPI_Imrecv) */
+    size_t nrecvs, recvs_cap;
+    double timeout, beat_every, last_beat;
+    double busy_s;          /* time spent taking in results: the CLD's own cost */
+    uint64_t msgs;
+    int rr;                 /* round-robin start for answering requests */
+    void (*tick)(void *);   /* progress report, called by the link's tick */
+    void *tick_ctx;
+} mnw_cldnet;
+
+/* peers[r] gives each rank's host and worker count (gathered at start). */
+void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout);
+void mnw_cldnet_free(mnw_cldnet *n);
+/* The link for rank 0's own NLD (ctx = n). */
+mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s);
+/* After rank 0's NLD loop returned 0 (every result written): waits for every
+ * rank's BYE, then sends FIN. 0 or -1 with e set (a rank failed or went
+ * silent). */
+int mnw_cldnet_finish(mnw_cldnet *n, mnw_err *e);
+/* One line per rank into the log: lists, pairs, pairs/s over `secs`. */
+void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs);
+
+#endif

@@ -1,0 +1,208 @@
+/* nldnet.c - see nldnet.h. */
+#include "nldnet.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mpiw.h"
+#include "wire.h"
+
+void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout)
+{
+    memset(n, 0, sizeof *n);
+    snprintf(n->cld_host, sizeof n->cld_host, "%s", cld_host);
+    n->timeout = timeout;
+    n->beat_every = 1.0;
+    n->last_beat = n->last_heard = mnw_now();
+    mnw_buf_init(&n->rx);
+}
+
+void mnw_nldnet_free(mnw_nldnet *n)
+{
+    for (size_t k = 0; k < n->nsends; k++) mnw_buf_free(&n->sends[k].buf);
+    free(n->sends);
+    free(n->q);
+    mnw_buf_free(&n->rx);
+    memset(n, 0, sizeof *n);
+}
+
+static void send_ctl(int tag, const void *p, int len)
+{
+    CHECK_MPI(MPI_Send(p, len, MPI_BYTE, 0, tag, MPI_COMM_WORLD));
+}
+
+static void push_range(mnw_nldnet *n, mnw_range r)
+{
+    if (n->qn == n->qcap) {
+        size_t cap = n->qcap ? 2 * n->qcap : 64;
+        mnw_range *q = mnw_xmalloc(cap * sizeof *q);
+        for (size_t k = 0; k < n->qn; k++) q[k] = n->q[(n->qhead + k) % n->qcap];
+        free(n->q);
+        n->q = q;
+        n->qcap = cap;
+        n->qhead = 0;
+    }
+    n->q[(n->qhead + n->qn) % n->qcap] = r;
+    n->qn++;
+}
+
+/* Frees the buffers of finished sends. */
+static int reap_sends(mnw_nldnet *n)
+{
+    int did = 0;
+    for (size_t k = 0; k < n->nsends;) {
+        int flag = 0;
+        CHECK_MPI(MPI_Test(&n->sends[k].req, &flag, MPI_STATUS_IGNORE));
+        if (flag) {
+            mnw_buf_free(&n->sends[k].buf);
+            n->sends[k] = n->sends[--n->nsends];
+            did = 1;
+        } else {
+            k++;
+        }
+    }
+    return did;
+}
+
+static int receive(mnw_nldnet *n, mnw_err *e)
+{
+    int did = 0;
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        CHECK_MPI(MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
+        if (!flag) break;
+        int count = 0;
+        CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &count));
+        n->rx.len = 0;
+        mnw_buf_reserve(&n->rx, (size_t)count + 1);
+        CHECK_MPI(MPI_Recv(n->rx.p, count, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        n->last_heard = mnw_now();
+        did = 1;
+        switch (st.MPI_TAG) {
+        case MNW_TAG_WORK:
+            for (size_t k = 0; k + sizeof(mnw_range) <= (size_t)count; k += sizeof(mnw_range)) {
+                mnw_range r;
+                memcpy(&r, n->rx.p + k, sizeof r);
+                push_range(n, r);
+            }
+            n->asked = 0;
+            break;
+        case MNW_TAG_DONE:
+            n->done = 1;
+            n->asked = 0;
+            break;
+        case MNW_TAG_BEAT:
+            break;
+        case MNW_TAG_FIN:
+            n->fin = 1;
+            break;
+        default:
+            return mnw_err_set(e, "rank 0 (%s) sent an unknown message (tag %d)", n->cld_host, st.MPI_TAG);
+        }
+    }
+    return did;
+}
+
+static int net_poll(void *ctx, mnw_err *e)
+{
+    mnw_nldnet *n = ctx;
+    int did = reap_sends(n);
+    int r = receive(n, e);
+    if (r < 0) return -1;
+    did |= r;
+    double now = mnw_now();
+    if (now - n->last_beat >= n->beat_every) {
+        send_ctl(MNW_TAG_BEAT, NULL, 0);
+        n->last_beat = now;
+    }
+    if (now - n->last_heard > n->timeout)
+        return mnw_err_set(e, "rank 0 (%s), the CLD, has sent nothing for %.0f s (--rank-timeout); stopping",
+                           n->cld_host, now - n->last_heard);
+    /* while results are in flight, keep turning: MPI moves a large message
+     * only while both sides call it */
+    return did || n->nsends > 0;
+}
+
+static int net_next(void *ctx, mnw_range *r, int want)
+{
+    mnw_nldnet *n = ctx;
+    if (n->qn) {
+        *r = n->q[n->qhead];
+        n->qhead = (n->qhead + 1) % n->qcap;
+        n->qn--;
+        return 1;
+    }
+    if (n->done) return -1;
+    if (!n->asked) {
+        uint32_t w = want < 1 ? 1u : (uint32_t)want;
+        send_ctl(MNW_TAG_REQ, &w, sizeof w);
+        n->asked = 1;
+    }
+    return 0;
+}
+
+static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
+{
+    (void)e;
+    mnw_nldnet *n = ctx;
+    if (n->nsends == n->sends_cap) {
+        n->sends_cap = n->sends_cap ? 2 * n->sends_cap : 16;
+        n->sends = mnw_xrealloc(n->sends, n->sends_cap * sizeof *n->sends);
+    }
+    mnw_nldnet_send *s = &n->sends[n->nsends++];
+    mnw_buf_init(&s->buf);
+    mnw_wire_pack_result(res, &s->buf);
+    mnw_result_free(res);
+    if (s->buf.len > (size_t)0x7fffffff)
+        return mnw_err_set(e, "a result message of %zu bytes is over MPI's 2 GiB; use a smaller --worklist-size",
+                           s->buf.len);
+    CHECK_MPI(MPI_Isend(s->buf.p, (int)s->buf.len, MPI_BYTE, 0, MNW_TAG_RESULT, MPI_COMM_WORLD, &s->req));
+    return 0;
+}
+
+static int net_busy(void *ctx) { return ((mnw_nldnet *)ctx)->nsends > 0; }
+
+mnw_nld_link mnw_nldnet_link(mnw_nldnet *n, double wait_s)
+{
+    mnw_nld_link l = {net_next, net_deliver, net_poll, net_busy, NULL, wait_s, n};
+    return l;
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 200 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+int mnw_nldnet_finish(mnw_nldnet *n, mnw_err *e)
+{
+    while (n->nsends) {
+        int did = net_poll(n, e);
+        if (did < 0) return -1;
+        if (!did) nap();
+    }
+    send_ctl(MNW_TAG_BYE, NULL, 0);
+    while (!n->fin) {
+        int did = receive(n, e);
+        if (did < 0) return -1;
+        if (mnw_now() - n->last_heard > n->timeout)
+            return mnw_err_set(e, "rank 0 (%s), the CLD, has sent nothing for %.0f s (--rank-timeout); stopping",
+                               n->cld_host, mnw_now() - n->last_heard);
+        if (!did) nap();
+    }
+    return 0;
+}
+
+void mnw_nldnet_fail(mnw_nldnet *n, const char *msg, double grace)
+{
+    send_ctl(MNW_TAG_ERROR, msg, (int)strlen(msg));
+    double t0 = mnw_now();
+    mnw_err e;
+    while (mnw_now() - t0 < grace) {
+        if (receive(n, &e) < 0) break;
+        nap();
+    }
+}

@@ -1,0 +1,44 @@
+/* nldnet.h - an NLD's link to the CLD over MPI, on ranks 1..N-1: asks for
+ * work lists when the queue runs low (one request outstanding, for as many
+ * lists as the queue lacks), sends each result as one message
+ * (non-blocking; the buffer is kept until MPI is done with it), exchanges
+ * heartbeats, and ends with BYE / FIN. A CLD silent for `timeout` seconds
+ * is an error naming rank 0 and its host. Protocol: docs/DISTRIBUTED.md.
+ *
+ * Ownership: owns the queued ranges and the send buffers.
+ * Thread-safety: only the MPI thread (this rank's comm thread) may call it.
+ */
+#ifndef MNW_NLDNET_H
+#define MNW_NLDNET_H
+
+#include <mpi.h>
+
+#include "buf.h"
+#include "nld.h"
+
+typedef struct {
+    MPI_Request req;
+    mnw_buf buf;
+} mnw_nldnet_send;
+
+typedef struct {
+    char cld_host[64];
+    mnw_range *q;            /* work lists received, not yet taken */
+    size_t qhead, qn, qcap;
+    int asked, done, fin;
+    mnw_nldnet_send *sends;  /* results in flight */
+    size_t nsends, sends_cap;
+    mnw_buf rx;
+    double timeout, beat_every, last_beat, last_heard;
+} mnw_nldnet;
+
+void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout);
+void mnw_nldnet_free(mnw_nldnet *n);
+mnw_nld_link mnw_nldnet_link(mnw_nldnet *n, double wait_s);
+/* After the NLD loop returned 0: BYE, then wait for FIN. 0 or -1 with e set. */
+int mnw_nldnet_finish(mnw_nldnet *n, mnw_err *e);
+/* A fatal error on this rank: tell rank 0 (which stops the job), then wait
+ * up to `grace` seconds to be stopped; returns so the caller can abort. */
+void mnw_nldnet_fail(mnw_nldnet *n, const char *msg, double grace);
+
+#endif

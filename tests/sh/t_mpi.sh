@@ -1,0 +1,108 @@
+# t_mpi.sh - the distributed runtime with real Open MPI ranks on this
+# machine (mpirun --oversubscribe): outputs byte-identical (decompressed) to
+# the single-process run for 1-4 ranks and work lists of 1, 7 and 5,000
+# pairs, unequal worker counts per rank (MPMD command lines), bad input and
+# bad settings as seen from every rank, a rank killed mid-run, a rank that
+# hangs, and the CLD killed mid-run: each ends the job non-zero with a
+# message naming the rank, never a hang.
+source "$(dirname "$0")/../lib.sh"
+cd "$TMP"
+cp "$TDATA/16s-200.fa" s200.fa
+awk '/^>/{n++} n>120{exit} {print}' s200.fa > s120.fa
+opts=(--cigar --phylip -q)
+
+"$MNW" -i s120.fa -o base "${opts[@]}" -t 2
+check "single-process baseline written" '[ -s base/pairs.tsv.gz ] && [ -s base/dist.phylip ]'
+
+# 1-4 ranks x work-list sizes
+for np in 1 2 3 4; do
+    for wl in 1 7 5000; do
+        out="np${np}_wl$wl"
+        "${MPIRUN[@]}" -np "$np" "$MNW" -i s120.fa -o "$out" "${opts[@]}" -t 1 --worklist-size "$wl" >"$out.log" 2>&1
+        rc=$?
+        check "np=$np worklist-size=$wl: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' "$out.log" | tail -5
+        check "np=$np worklist-size=$wl: outputs identical to the single-process run" 'same_outputs base "$out"'
+    done
+done
+check "gzip outputs are valid gzip files (np=4, work lists of 7)" 'gzip -t np4_wl7/pairs.tsv.gz np4_wl7/dist.column.gz'
+check "rank 0 logs each rank's share and the CLD's own cost" 'grep -q "cld: .* taking in results" np4_wl7/mnw.log'
+check "np=4: every rank did work (mnw.log)" '[ "$(grep -cE "rank [0-3] \(.*\): [1-9][0-9]* work lists" np4_wl7/mnw.log)" -eq 4 ]'
+
+# unequal worker counts per rank: one mpirun, three command lines (MPMD)
+"${MPIRUN[@]}" -np 1 "$MNW" -i s200.fa -o mpmd -q --cigar -t 2 --worklist-size 333 : \
+    -np 1 "$MNW" -i s200.fa -o mpmd -q --cigar -t 1 --worklist-size 333 : \
+    -np 1 "$MNW" -i s200.fa -o mpmd -q --cigar -t 3 --worklist-size 333 >mpmd.log 2>&1
+rc=$?
+check "MPMD ranks with 2, 1 and 3 workers: exit 0" '[ $rc -eq 0 ]'
+check "MPMD: the log shows each rank's worker count" 'grep -q "rank 0 (.*): 2 CPU workers" mpmd/mnw.log && grep -q "rank 1 (.*): 1 CPU workers" mpmd/mnw.log && grep -q "rank 2 (.*): 3 CPU workers" mpmd/mnw.log'
+"$MNW" -i s200.fa -o mpmd_base -q --cigar -t 2
+check "MPMD: outputs identical to the single-process run" 'same_outputs mpmd_base mpmd'
+
+# per-node settings: [host GLOB] config sections and --host
+h=$(hostname -s)
+printf 'threads = 1\n[host no-such-host*]\nthreads = 7\n[host %s]\nthreads = 2\nprefetch = 1\n' "$h" > hosts.conf
+"${MPIRUN[@]}" -np 2 "$MNW" -c hosts.conf -i s120.fa -o hostsec -q --cigar --phylip >hostsec.log 2>&1
+check "config section [host $h] gives both ranks 2 workers" '[ "$(grep -c "rank [01] ($h): 2 CPU workers" hostsec/mnw.log)" -eq 2 ]'
+check "the section for another host does not apply" '! grep -q "7 CPU workers" hostsec/mnw.log'
+check "outputs with per-host settings identical" 'same_outputs base hostsec'
+"$MNW" -c hosts.conf -i s120.fa -o hostcli -q --host "${h:0:1}*:threads=3" -t 1
+check "--host on the command line beats the config section and -t" 'grep -q "rank 0 ($h): 3 CPU workers" hostcli/mnw.log'
+printf 'threads = 1\n[host *]\nmatch = 3\n' > badsec.conf
+"$MNW" -c badsec.conf -i s120.fa -o badsec >badsec.log 2>&1
+rc=$?
+check "a job-wide key in a [host] section: exit 2 naming FILE:LINE" '[ $rc -eq 2 ] && grep -q "badsec.conf:3: .match. is a job-wide setting" badsec.log && [ ! -e badsec ]'
+
+# bad input: read on rank 0, the same error on every rank, nothing created
+printf ">a\nACGT\n>b\nACXT\n" > bad.fa
+"${MPIRUN[@]}" -np 3 "$MNW" -i bad.fa -o badout -t 1 >bad.log 2>&1
+rc=$?
+check "bad input under mpirun: non-zero exit" '[ $rc -ne 0 ]'
+check "bad input: every rank reports bad.fa:4 and the character" '[ "$(grep -c "rank [0-2] (.*): error: bad.fa:4: .*X" bad.log)" -eq 3 ]'
+check "bad input: rank 1 and rank 2 say it too" 'grep -q "rank 1 (" bad.log && grep -q "rank 2 (" bad.log'
+check "bad input: OUTDIR not created" '[ ! -e badout ]'
+
+# a bad setting on one rank only (rank 2's command line) stops all ranks
+"${MPIRUN[@]}" -np 2 "$MNW" -i s120.fa -o badopt -t 1 : -np 1 "$MNW" -i s120.fa -o badopt -t 1 --gap-open 3 --gap-extend 5 >badopt.log 2>&1
+rc=$?
+check "a bad setting on rank 2: exit status 2" '[ $rc -eq 2 ]'
+check "a bad setting on rank 2: rank 2 names it" 'grep -q "rank 2 (.*): .*gap" badopt.log'
+check "a bad setting on rank 2: OUTDIR not created" '[ ! -e badopt ]'
+
+# a rank killed mid-run (SIGKILL): the job ends non-zero, naming it
+zcat "$ROOT/data/16s-500.fa.gz" > s500.fa
+kill_test() { # kill_test RANK SIGNAL OUTDIR [mnw options...]
+    local rank=$1 sig=$2 out=$3; shift 3
+    "${MPIRUN[@]}" -np 3 "$MNW" -i s500.fa -o "$out" -q -t 1 --worklist-size 500 "$@" >"$out.log" 2>&1 &
+    local job=$! pid="" t
+    for t in $(seq 1 300); do   # wait until the ranks are working
+        pid=$(rank_pid "$out" "$rank") && [ -s "$out/mnw.log" ] && grep -q "CPU workers in all" "$out/mnw.log" && break
+        sleep 0.1
+    done
+    sleep 1
+    [ -n "$pid" ] && kill "-$sig" "$pid"
+    local waited=0
+    while kill -0 "$job" 2>/dev/null && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+    if kill -0 "$job" 2>/dev/null; then
+        echo "# still running after 60 s: killing it"; pkill -9 -f -- "-o $out( |$)"; kill -9 "$job"
+        wait "$job"; return 99
+    fi
+    wait "$job"
+}
+kill_test 2 KILL killed
+rc=$?
+check "rank 2 killed: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
+check "rank 2 killed: the message names rank 2 and the host" 'grep -qiE "rank 2 .*($(hostname -s)|on node)|process rank 2 .*node" killed.log'
+check "rank 2 killed: no mnw process left" '! pgrep -f -- "-o killed( |$)" >/dev/null'
+
+kill_test 0 KILL killed0
+rc=$?
+check "rank 0 (the CLD) killed: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
+check "rank 0 killed: the message names rank 0" 'grep -qiE "rank 0" killed0.log'
+
+# a rank that hangs (SIGSTOP): no message for --rank-timeout seconds
+kill_test 1 STOP hung --rank-timeout 3
+rc=$?
+pkill -9 -f -- "-o hung( |$)" 2>/dev/null
+check "rank 1 hangs: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
+check "rank 1 hangs: rank 0 names rank 1, its host and the timeout" 'grep -qE "rank 1 \($(hostname -s)\) has sent nothing for [0-9]+ s \(--rank-timeout\)" hung.log'
+finish
