@@ -19,7 +19,39 @@ typedef struct {
     int stop;    /* error: workers quit */
     mnw_err werr;
     int werr_set;
+    mnw_tb *tb; /* the trace-back thread */
 } nld_state;
+
+/* Records the first error and stops the workers; called with st->mu held. */
+static void fail_locked(nld_state *st, const mnw_err *e)
+{
+    if (!st->werr_set) {
+        st->werr = *e;
+        st->werr_set = 1;
+    }
+    st->stop = 1;
+    if (st->tb) mnw_tb_abort(st->tb); /* releases workers blocked in submit */
+    CHECK_PT(pthread_cond_broadcast(&st->work_cv));
+}
+
+static void push_done_locked(nld_state *st, mnw_result *res)
+{
+    if (st->done_tail) st->done_tail->next = res;
+    else st->done_head = res;
+    st->done_tail = res;
+}
+
+/* The trace-back thread's deliver callback: a finished work list (or an
+ * error) into the done queue. */
+static void tb_deliver(void *ctx, mnw_result *res, const mnw_err *e)
+{
+    nld_state *st = ctx;
+    CHECK_PT(pthread_mutex_lock(&st->mu));
+    if (res) push_done_locked(st, res);
+    else fail_locked(st, e);
+    CHECK_PT(pthread_cond_signal(&st->done_cv));
+    CHECK_PT(pthread_mutex_unlock(&st->mu));
+}
 
 typedef struct {
     nld_state *st;
@@ -53,21 +85,20 @@ static void *worker_main(void *p)
         CHECK_PT(pthread_mutex_unlock(&st->mu));
 
         mnw_err e;
+        if (st->cfg->tb_mode) { /* the result comes from the trace-back thread */
+            if (mnw_cpu_worker_run_tb(&w, r, st->tb, &e)) {
+                CHECK_PT(pthread_mutex_lock(&st->mu));
+                fail_locked(st, &e);
+                CHECK_PT(pthread_cond_signal(&st->done_cv));
+                CHECK_PT(pthread_mutex_unlock(&st->mu));
+            }
+            continue;
+        }
         mnw_result *res = mnw_cpu_worker_run(&w, r, &e);
 
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        if (!res) {
-            if (!st->werr_set) {
-                st->werr = e;
-                st->werr_set = 1;
-            }
-            st->stop = 1;
-            CHECK_PT(pthread_cond_broadcast(&st->work_cv));
-        } else {
-            if (st->done_tail) st->done_tail->next = res;
-            else st->done_head = res;
-            st->done_tail = res;
-        }
+        if (!res) fail_locked(st, &e);
+        else push_done_locked(st, res);
         CHECK_PT(pthread_cond_signal(&st->done_cv));
         CHECK_PT(pthread_mutex_unlock(&st->mu));
     }
@@ -87,6 +118,15 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     st.work_cap = target + 1;
     st.work = mnw_xcalloc(st.work_cap, sizeof *st.work);
 
+    /* 2 lane groups of 16S pairs queued per worker before workers wait */
+    st.tb = mnw_tb_start(cfg->js, 2 * (size_t)cfg->workers * MNW_TB_BATCH_BYTES, tb_deliver, &st, e);
+    if (!st.tb) {
+        free(st.work);
+        CHECK_PT(pthread_cond_destroy(&st.work_cv));
+        CHECK_PT(pthread_cond_destroy(&st.done_cv));
+        CHECK_PT(pthread_mutex_destroy(&st.mu));
+        return -1;
+    }
     pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
     worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);
     for (int k = 0; k < cfg->workers; k++) {
@@ -156,6 +196,7 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
         CHECK_PT(pthread_mutex_lock(&st.mu));
         if (rc) {
             st.stop = 1;
+            mnw_tb_abort(st.tb);
             CHECK_PT(pthread_cond_broadcast(&st.work_cv));
             break;
         }
@@ -163,6 +204,7 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     if (st.stop) CHECK_PT(pthread_cond_broadcast(&st.work_cv));
     CHECK_PT(pthread_mutex_unlock(&st.mu));
     for (int k = 0; k < cfg->workers; k++) CHECK_PT(pthread_join(th[k], NULL));
+    mnw_tb_stop(st.tb, NULL); /* every submitted list delivered (or discarded after an abort) */
     if (!rc && st.werr_set) {
         *e = st.werr;
         rc = -1;

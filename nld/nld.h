@@ -5,6 +5,11 @@
  * The link abstracts where work comes from: in one process it calls the
  * CLD directly (main.c); with MPI (a later transport) it exchanges messages.
  * Ownership: results are handed to link->deliver, which takes them.
+ * Threads: the comm thread (the caller), cfg->workers CPU workers, and one
+ * trace-back thread (workers/tb/tb_thread.h), which rebuilds alignments from
+ * the direction matrices that matrices-only workers hand over (the GPU
+ * path's hand-over; with cfg->tb_mode the CPU workers use it too) and
+ * delivers those results into the same done queue.
  * Thread-safety: mnw_nld_run is called by one thread (the comm thread),
  * which is also the only thread that calls the link; workers only touch
  * the queues.
@@ -43,6 +48,8 @@ typedef struct {
     int prefetch; /* work lists kept queued beyond one per worker */
     const mnw_topo *topo; /* worker k binds to core slot slot0 + k; NULL: unbound */
     int slot0;            /* cores taken by other ranks on this host */
+    int tb_mode;          /* 1: workers compute matrices only; the
+                             trace-back thread traces (workers/tb) */
 } mnw_nld_cfg;
 
 /* Runs until the link has no more work and every result is delivered.

@@ -27,6 +27,7 @@ typedef struct {
     char host[64];
     int32_t workers;
     char isa[48]; /* "avx512 (32 lanes of int16)" */
+    int32_t tb_mode;
 } node_info;
 
 /* The first broadcast: did rank 0 read the input, and how big is the job. */
@@ -149,7 +150,8 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
     uint64_t all_workers = 0;
     for (int r = 0; r < size; r++) {
         all_workers += (uint64_t)nodes[r].workers;
-        LOG_INFO("rank %d (%s): %d CPU workers, %s", r, nodes[r].host, nodes[r].workers, nodes[r].isa);
+        LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s", r, nodes[r].host, nodes[r].workers, nodes[r].isa,
+                 nodes[r].tb_mode ? "by the trace-back thread (--traceback-thread)" : "in the workers");
     }
     /* Reorder window: room for every node to keep its queue full twice over. */
     uint64_t window = o->reorder_window > 0 ? (uint64_t)o->reorder_window
@@ -191,7 +193,7 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
         net.tick_ctx = &pc;
     }
     mnw_job_spec js = {&spec, &o->sc, o->gzip_level};
-    mnw_nld_cfg cfg = {&js, workers, o->prefetch, node_topo(o), first_slot(nodes, 0)};
+    mnw_nld_cfg cfg = {&js, workers, o->prefetch, node_topo(o), first_slot(nodes, 0), o->tb_mode};
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
     if (!rc && size > 1) rc = mnw_cldnet_finish(&net, e);
@@ -228,7 +230,7 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
-    mnw_nld_cfg cfg = {&js, node_workers(o), o->prefetch, node_topo(o), first_slot(nodes, mnw_mpi_rank())};
+    mnw_nld_cfg cfg = {&js, node_workers(o), o->prefetch, node_topo(o), first_slot(nodes, mnw_mpi_rank()), o->tb_mode};
     mnw_nldnet net;
     mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);
     mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);
@@ -305,6 +307,7 @@ static int run(mnw_opts *o)
     snprintf(me.host, sizeof me.host, "%s", mnw_mpi_host());
     me.workers = node_workers(o);
     snprintf(me.isa, sizeof me.isa, "%s (%d lanes of int16)", mnw_cpu_isa(), mnw_cpu_lanes());
+    me.tb_mode = o->tb_mode;
     node_info *nodes = mnw_xcalloc((size_t)size, sizeof *nodes);
     if (size > 1)
         CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));

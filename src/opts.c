@@ -26,6 +26,7 @@ static const optdef optdefs[] = {
     {"config", 'c', T_VALUE, "FILE", "read options from a config file (see config/example.conf)"},
     {"threads", 't', T_VALUE, "N", "CPU worker threads (default: cores of the process binding - 2, at least 1)"},
     {"bind", 0, T_VALUE, "yes|no", "bind each CPU worker to its own core (default yes)"},
+    {"traceback-thread", 0, T_FLAG, NULL, "CPU workers compute direction matrices only; the trace-back thread traces"},
     {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
     {"mismatch", 0, T_VALUE, "N", "score of different bases, <= 0 (default -5)"},
     {"gap", 0, T_VALUE, "N", "linear gap penalty per column (default 10)"},
@@ -94,7 +95,7 @@ int mnw_opts_takes_value(const char *key)
     return d ? d->type == T_VALUE : -1;
 }
 
-static const char *const node_local_keys[] = {"threads", "prefetch", "bind"};
+static const char *const node_local_keys[] = {"threads", "prefetch", "bind", "traceback-thread"};
 
 int mnw_opts_node_local(const char *key)
 {
@@ -109,7 +110,7 @@ int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, co
     if (!*pattern) return mnw_err_set(e, "%s: a host rule needs a host name pattern", where);
     if (mnw_opts_takes_value(key) < 0) return mnw_err_set(e, "%s: unknown key '%s' (see mnw --help)", where, key);
     if (!mnw_opts_node_local(key))
-        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads, prefetch and bind may be set", where,
+        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads, prefetch, bind and traceback-thread may be set", where,
                            key);
     if (!value || !*value) return mnw_err_set(e, "%s: '%s' needs a value", where, key);
     o->rules = mnw_xrealloc(o->rules, (o->nrules + 1) * sizeof *o->rules);
@@ -241,6 +242,7 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "reorder-window")) INT_OPT(0, 10000000, o->reorder_window);
     else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
     else if (!strcmp(key, "force")) o->force = flag;
+    else if (!strcmp(key, "traceback-thread")) o->tb_mode = flag;
     else if (!strcmp(key, "quiet")) o->quiet = flag;
     else if (!strcmp(key, "help")) o->help = flag;
     else if (!strcmp(key, "version")) o->version = flag;

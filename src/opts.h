@@ -36,6 +36,7 @@ typedef struct {
     uint64_t worklist_size;
     int prefetch;       /* node-local: lists queued beyond one per worker */
     int bind;           /* node-local: bind workers to cores (hwloc) */
+    int tb_mode;        /* node-local: --traceback-thread */
     int reorder_window; /* CLD: lists ahead of the watermark; 0 = auto */
     int rank_timeout;   /* MPI: seconds of silence before a rank counts as lost */
     int help, version;

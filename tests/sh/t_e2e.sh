@@ -31,7 +31,8 @@ ok "mnw runs with scores that need 32-bit lanes" "$MNW" -q -i gold80.fa -o big -
 
 # same results whatever the worker setup
 "$MNW" -q -i s100.fa -o base --cigar --phylip
-for v in "--threads 1" "--threads 3" "--worklist-size 1" "--worklist-size 7 --threads 2" "--gzip-level 1"; do
+for v in "--threads 1" "--threads 3" "--worklist-size 1" "--worklist-size 7 --threads 2" "--gzip-level 1" \
+         "--traceback-thread --threads 2" "--traceback-thread --worklist-size 7 --threads 3"; do
     rm -rf alt
     "$MNW" -q -i s100.fa -o alt --cigar --phylip $v
     check "identical outputs with $v" 'cmp -s <(zcat base/pairs.tsv.gz) <(zcat alt/pairs.tsv.gz) && cmp -s <(zcat base/dist.column.gz) <(zcat alt/dist.column.gz) && cmp -s base/dist.phylip alt/dist.phylip'

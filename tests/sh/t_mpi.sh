@@ -38,6 +38,14 @@ check "MPMD: the log shows each rank's worker count" 'grep -q "rank 0 (.*): 2 CP
 "$MNW" -i s200.fa -o mpmd_base -q --cigar -t 2
 check "MPMD: outputs identical to the single-process run" 'same_outputs mpmd_base mpmd'
 
+# the trace-back thread on some ranks (matrices-only workers): same bytes
+"${MPIRUN[@]}" -np 1 "$MNW" -i s120.fa -o tbmix "${opts[@]}" -t 1 --worklist-size 7 : \
+    -np 2 "$MNW" -i s120.fa -o tbmix "${opts[@]}" -t 2 --worklist-size 7 --traceback-thread >tbmix.log 2>&1
+rc=$?
+check "ranks 1-2 with --traceback-thread: exit 0" '[ $rc -eq 0 ]'
+check "ranks 1-2 with --traceback-thread: the log says so" '[ "$(grep -c "trace-back by the trace-back thread" tbmix/mnw.log)" -eq 2 ]'
+check "ranks 1-2 with --traceback-thread: outputs identical" 'same_outputs base tbmix'
+
 # per-node settings: [host GLOB] config sections and --host
 h=$(hostname -s)
 printf 'threads = 1\n[host no-such-host*]\nthreads = 7\n[host %s]\nthreads = 2\nprefetch = 1\n' "$h" > hosts.conf
