@@ -10,7 +10,7 @@
 # With -k K every configuration runs K times, the rounds interleaved (each
 # round visits the worker counts in turn, alternately forwards and
 # backwards, so a slow spell of a shared machine hits all of them), and the
-# table shows the fastest run of each.
+# table shows the fastest run of each. MNW_BENCH_ARGS adds mnw options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${MNW_BENCH_DATA:-../shared/data/16s/16s-2k.fa.gz}
@@ -29,6 +29,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_va
 echo "# mnw CPU worker scaling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "# cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs"
 echo "# data: first $nseq sequences of $data; work lists of $wl pairs; cells = len_i x len_j"
+echo "# mnw options added: ${MNW_BENCH_ARGS:-none}"
 echo "# command: bench/run_scaling.sh -d $data -n $nseq -w $wl -r $ranks -k $reps $workers"
 # one KEY CMD...: runs it, appends "KEY seconds pairs/s GCUPS" to $tmp/runs
 one() {
@@ -44,10 +45,10 @@ mpi=0
 order=$workers
 for k in $(seq 1 "$reps"); do
     for w in $order; do
-        one "w$w" bin/mnw -q -i "$tmp/in.fa" -o "$tmp/out" -t "$w" --worklist-size "$wl"
+        one "w$w" bin/mnw -q -i "$tmp/in.fa" -o "$tmp/out" -t "$w" --worklist-size "$wl" ${MNW_BENCH_ARGS:-}
     done
     [ $mpi -eq 1 ] && one "mpi" mpirun --oversubscribe --bind-to none -np "$ranks" \
-        bin/mnw -q -i "$tmp/in.fa" -o "$tmp/out" -t $((last / ranks)) --worklist-size "$wl"
+        bin/mnw -q -i "$tmp/in.fa" -o "$tmp/out" -t $((last / ranks)) --worklist-size "$wl" ${MNW_BENCH_ARGS:-}
     order=$(echo $order | tr ' ' '\n' | tac | tr '\n' ' ')
 done
 printf '%-22s %8s %10s %8s %8s %10s %s\n' run seconds pairs/s GCUPS speedup efficiency "all runs (pairs/s)"
