@@ -28,7 +28,7 @@ zcat data/16s-500.fa.gz | awk -v n="$nseq" '
     > "$tmp/short.fa"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 npairs=$((nseq * (nseq - 1) / 2))
-echo "# mnw CLD ceiling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# mnw CLD ceiling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s)"
 echo "# cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs"
 echo "# data: $nseq windows of 16 bases from data/16s-500.fa.gz ($npairs pairs), work lists of 5000, $wpr workers per rank"
 echo "# command: bench/run_cld.sh -n $nseq -w $wpr $ranks"

@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 { zcat -f "$data" || true; } | awk -v n="$nseq" '/^>/{k++} k>n{exit} {print}' > "$tmp/in.fa"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-echo "# mnw CPU worker scaling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# mnw CPU worker scaling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s)"
 echo "# cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs"
 echo "# data: first $nseq sequences of $data; work lists of $wl pairs; cells = len_i x len_j"
 echo "# mnw options added: ${MNW_BENCH_ARGS:-none}"
