@@ -97,6 +97,11 @@ static void gpu_fill(hwloc_topology_t topo, hwloc_obj_t pci, mnw_topo_gpu *g)
 int mnw_topo_load(mnw_topo *t, mnw_err *e)
 {
     memset(t, 0, sizeof *t);
+    /* hwloc writes its own complaints to stderr (e.g. no /sys in a minimal
+     * container); mnw's stderr is one line per error, and what hwloc
+     * could not find shows in the topology line of the log. Only before
+     * threads exist (setenv); a user's own setting wins. */
+    setenv("HWLOC_HIDE_ERRORS", "2", 0);
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0) return mnw_err_set(e, "hwloc: topology init failed: %s", strerror(errno));
     t->topo = topo;
