@@ -44,10 +44,20 @@ same_outputs() {
         { [ ! -e "$1/dist.phylip" ] || cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
 }
 
+# mnw_pids OUTDIR : pids of the mnw processes writing OUTDIR (reads /proc:
+# no procps needed, minimal containers lack pgrep)
+mnw_pids() {
+    local p cmd
+    for p in /proc/[0-9]*; do
+        cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+        case "$cmd" in *mnw\ *"-o $1 "*) echo "${p#/proc/}" ;; esac
+    done
+}
+
 # rank_pid OUTDIR RANK : pid of the mnw process of that rank writing OUTDIR
 rank_pid() {
     local p
-    for p in $(pgrep -f -- "-o $1( |$)"); do
+    for p in $(mnw_pids "$1"); do
         if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
             echo "$p"; return 0
         fi

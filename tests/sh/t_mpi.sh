@@ -87,11 +87,11 @@ kill_test() { # kill_test RANK SIGNAL OUTDIR [mnw options...]
         sleep 0.1
     done
     sleep 1
-    [ -n "$pid" ] && kill "-$sig" "$pid"
+    if [ -n "$pid" ]; then kill "-$sig" "$pid"; else echo "# rank $rank of $out not found"; fi
     local waited=0
     while kill -0 "$job" 2>/dev/null && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
     if kill -0 "$job" 2>/dev/null; then
-        echo "# still running after 60 s: killing it"; pkill -9 -f -- "-o $out( |$)"; kill -9 "$job"
+        echo "# still running after 60 s: killing it"; kill -9 $(mnw_pids "$out") "$job"
         wait "$job"; return 99
     fi
     wait "$job"
@@ -100,7 +100,7 @@ kill_test 2 KILL killed
 rc=$?
 check "rank 2 killed: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
 check "rank 2 killed: the message names rank 2 and the host" 'grep -qiE "rank 2 .*($(hostname -s)|on node)|process rank 2 .*node" killed.log'
-check "rank 2 killed: no mnw process left" '! pgrep -f -- "-o killed( |$)" >/dev/null'
+check "rank 2 killed: no mnw process left" '[ -z "$(mnw_pids killed)" ]'
 
 kill_test 0 KILL killed0
 rc=$?
@@ -110,7 +110,7 @@ check "rank 0 killed: the message names rank 0" 'grep -qiE "rank 0" killed0.log'
 # a rank that hangs (SIGSTOP): no message for --rank-timeout seconds
 kill_test 1 STOP hung --rank-timeout 3
 rc=$?
-pkill -9 -f -- "-o hung( |$)" 2>/dev/null
+left=$(mnw_pids hung); [ -n "$left" ] && kill -9 $left 2>/dev/null
 check "rank 1 hangs: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
 check "rank 1 hangs: rank 0 names rank 1, its host and the timeout" 'grep -qE "rank 1 \($(hostname -s)\) has sent nothing for [0-9]+ s \(--rank-timeout\)" hung.log'
 finish
