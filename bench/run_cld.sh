@@ -41,12 +41,8 @@ for np in $ranks; do
     done_line=$(grep 'INFO done:' "$tmp/out/mnw.log")
     secs=$(echo "$done_line" | sed -E 's/.* pairs in ([0-9.]+)s.*/\1/')
     pps=$(echo "$done_line" | sed -E 's/.*: ([0-9]+) pairs\/s.*/\1/')
-    cld=$(grep 'INFO cld:' "$tmp/out/mnw.log" || true)
-    if [ -n "$cld" ]; then
-        busy=$(echo "$cld" | sed -E 's/.*; ([0-9.]+) s taking in.*/\1/')
-    else # one rank: results go from its own workers to the CLD by direct call
-        busy=$(grep -E 'INFO rank 0' "$tmp/out/mnw.log" >/dev/null && echo "")
-    fi
+    # every run logs it (one rank too: its workers reach the CLD by direct call)
+    busy=$(grep 'INFO cld:' "$tmp/out/mnw.log" | sed -E 's/.*; ([0-9.]+) s taking in.*/\1/')
     [ -z "$base" ] && base=$pps
     awk -v np="$np" -v s="$secs" -v p="$pps" -v b="$base" -v busy="$busy" -v n="$npairs" -v cb="$cbase" '
         BEGIN { c = busy > 0 ? n / busy : 0

@@ -50,21 +50,26 @@ static void send_ctl(int to, int tag, const void *p, int len)
     CHECK_MPI(MPI_Send(p, len, MPI_BYTE, to, tag, MPI_COMM_WORLD));
 }
 
-static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
+/* Counts res for rank src and hands it to the dispatcher (which takes it). */
+static int accept_from(mnw_cldnet *n, int src, mnw_result *res, size_t bytes, mnw_err *e)
 {
-    double t0 = cpu_now();
-    mnw_err e2;
-    mnw_result *res = mnw_wire_unpack_result(msg->p, msg->len, &e2);
-    if (!res) return mnw_err_set(e, "rank %d (%s): %s", src, n->peer[src].host, e2.msg);
     mnw_cldnet_peer *p = &n->peer[src];
     p->lists++;
     p->lists_out--;
     p->pairs += res->r.count;
     p->cells += res->cells;
-    p->bytes += msg->len;
-    int rc = mnw_cld_accept(n->cld, res, &e2);
+    p->bytes += bytes;
+    return mnw_cld_accept(n->cld, res, e);
+}
+
+static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
+{
+    double t0 = cpu_now();
+    mnw_err e2;
+    mnw_result *res = mnw_wire_unpack_result(msg->p, msg->len, &e2);
+    int rc = res ? accept_from(n, src, res, msg->len, &e2) : -1;
     n->busy_s += cpu_now() - t0;
-    if (rc) return mnw_err_set(e, "rank %d (%s): %s", src, p->host, e2.msg);
+    if (rc) return mnw_err_set(e, "rank %d (%s): %s", src, n->peer[src].host, e2.msg);
     return 0;
 }
 
@@ -158,9 +163,8 @@ static int answer(mnw_cldnet *n)
 {
     int did = 0;
     mnw_range rs[64];
-    for (int k = 0; k < n->size; k++) {
-        int r = 1 + (n->rr + k) % (n->size > 1 ? n->size - 1 : 1);
-        if (r >= n->size) continue;
+    for (int k = 0; k < n->size - 1; k++) { /* each remote rank once, from rr on */
+        int r = 1 + (n->rr + k) % (n->size - 1);
         mnw_cldnet_peer *p = &n->peer[r];
         if (!p->want) continue;
         int got = 0, end = 0;
@@ -234,13 +238,8 @@ static int net_next(void *ctx, mnw_range *r, int want)
 static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 {
     mnw_cldnet *n = ctx;
-    mnw_cldnet_peer *p = &n->peer[0];
-    p->lists++;
-    p->lists_out--;
-    p->pairs += res->r.count;
-    p->cells += res->cells;
     double t0 = cpu_now();
-    int rc = mnw_cld_accept(n->cld, res, e);
+    int rc = accept_from(n, 0, res, 0, e);
     n->busy_s += cpu_now() - t0;
     return rc;
 }

@@ -192,10 +192,9 @@ void mnw_topo_free(mnw_topo *t)
     memset(t, 0, sizeof *t);
 }
 
-int mnw_topo_default_workers(const mnw_topo *t)
-{
-    return t->bound_cores > 3 ? t->bound_cores - 2 : 1;
-}
+int mnw_topo_workers_for_cores(int cores) { return cores > 3 ? cores - 2 : 1; }
+
+int mnw_topo_default_workers(const mnw_topo *t) { return mnw_topo_workers_for_cores(t->bound_cores); }
 
 static int bind_set(const mnw_topo *t, hwloc_const_cpuset_t set, const char *what, mnw_err *e)
 {

@@ -66,6 +66,8 @@ void mnw_topo_free(mnw_topo *t);
 /* Default CPU worker count: max(1, bound cores - 2); one core is left for
  * the comm thread and one for the trace-back / GPU dispatcher thread. */
 int mnw_topo_default_workers(const mnw_topo *t);
+/* The same rule for a core count (when no topology could be loaded). */
+int mnw_topo_workers_for_cores(int cores);
 
 /* Binds the calling thread to core (slot mod bound_cores) of the process
  * binding, cores in hwloc's logical order: all PUs of that core that the

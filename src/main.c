@@ -72,7 +72,7 @@ static int node_workers(const mnw_opts *o)
     if (o->threads > 0) return o->threads;
     if (topo_ok) return mnw_topo_default_workers(&topo);
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
-    return nc > 2 ? (int)nc - 2 : 1;
+    return mnw_topo_workers_for_cores(nc > 0 ? (int)nc : 1);
 }
 
 static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok ? &topo : NULL; }
@@ -133,8 +133,8 @@ static int read_input(const mnw_opts *o, mnw_seqset *seqs, double *t_read, mnw_e
 
 /* The CLD and rank 0's NLD. Returns 0, or -1 with e set (then the caller
  * stops every rank). */
-static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, const node_info *nodes, int size,
-                     mnw_err *e)
+static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, double t_read,
+                     const node_info *nodes, int size, mnw_err *e)
 {
     const int workers = nodes[0].workers;
     uint64_t npairs = mnw_npairs(seqs->n);
@@ -161,10 +161,8 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
              size == 1 ? "" : "s", (unsigned long long)all_workers, (unsigned long long)o->worklist_size,
              (unsigned long long)window);
 
-    mnw_jobset jset;
-    jobset_from_opts(o, &jset);
     mnw_outspec spec;
-    outspec_from_jobset(&jset, seqs, &spec);
+    outspec_from_jobset(jset, seqs, &spec);
     char path[4096];
     if (o->force) { /* also an earlier run's output this run does not write (a stale dist.phylip) */
         for (int k = 0; k < MNW_NOUT; k++) {
@@ -173,7 +171,7 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
         }
     }
     mnw_writer w;
-    if (mnw_writer_open(&w, o->outdir, &spec, o->gzip_level, e)) {
+    if (mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, e)) {
         mnw_writer_close(&w, NULL);
         return -1;
     }
@@ -192,7 +190,7 @@ static int run_rank0(const mnw_opts *o, const mnw_seqset *seqs, double t_read, c
         net.tick = progress_tick;
         net.tick_ctx = &pc;
     }
-    mnw_job_spec js = {&spec, &o->sc, o->gzip_level};
+    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
     mnw_nld_cfg cfg = {&js, workers, o->prefetch, node_topo(o), first_slot(nodes, 0), o->tb_mode};
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
@@ -326,7 +324,7 @@ static int run(mnw_opts *o)
 
     /* 4. the work */
     if (rank == 0) {
-        if (run_rank0(o, &seqs, t_read, nodes, size, &e)) {
+        if (run_rank0(o, &jset, &seqs, t_read, nodes, size, &e)) {
             report("error", &e);
             rc = 1;
             if (size > 1) mnw_mpi_abort(1); /* stops every rank */

@@ -74,9 +74,8 @@ void mnw_mpi_bcast_blob(void **p, size_t n)
 {
     if (rank != 0) *p = mnw_xmalloc(n);
     const size_t chunk = (size_t)1 << 30;
-    for (size_t off = 0; off < n || (n == 0 && off == 0); off += chunk) {
+    for (size_t off = 0; off < n; off += chunk) {
         size_t len = n - off < chunk ? n - off : chunk;
         CHECK_MPI(MPI_Bcast((char *)*p + off, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
-        if (n == 0) break;
     }
 }

@@ -123,11 +123,11 @@ int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, co
 }
 
 /* --host GLOB:key=value[,key=value...] */
-static int parse_host_opt(mnw_opts *o, const char *v, mnw_err *e)
+static int parse_host_opt(mnw_opts *o, const char *v, const char *where, mnw_err *e)
 {
     const char *colon = strrchr(v, ':');
     if (!colon || colon == v)
-        return mnw_err_set(e, "command line: --host takes GLOB:key=value[,key=value], not '%s'", v);
+        return mnw_err_set(e, "%s: --host takes GLOB:key=value[,key=value], not '%s'", where, v);
     char *pat = mnw_xstrdup(v);
     pat[colon - v] = 0;
     char *list = mnw_xstrdup(colon + 1);
@@ -135,13 +135,13 @@ static int parse_host_opt(mnw_opts *o, const char *v, mnw_err *e)
     for (char *save = NULL, *kv = strtok_r(list, ",", &save); kv && !rc; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq) {
-            rc = mnw_err_set(e, "command line: --host %s: '%s' is not key=value", v, kv);
+            rc = mnw_err_set(e, "%s: --host %s: '%s' is not key=value", where, v, kv);
             break;
         }
         *eq = 0;
-        rc = mnw_opts_add_host_rule(o, pat, kv, eq + 1, "command line --host", e);
+        rc = mnw_opts_add_host_rule(o, pat, kv, eq + 1, where, e);
     }
-    if (!rc && !colon[1]) rc = mnw_err_set(e, "command line: --host %s: no settings after ':'", v);
+    if (!rc && !colon[1]) rc = mnw_err_set(e, "%s: --host %s: no settings after ':'", where, v);
     free(pat);
     free(list);
     return rc;
@@ -246,7 +246,7 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "quiet")) o->quiet = flag;
     else if (!strcmp(key, "help")) o->help = flag;
     else if (!strcmp(key, "version")) o->version = flag;
-    else if (!strcmp(key, "host")) return parse_host_opt(o, v, e);
+    else if (!strcmp(key, "host")) return parse_host_opt(o, v, where, e);
 #undef INT_OPT
     return 0;
 }
