@@ -33,6 +33,15 @@ void mnw_aln_push(mnw_aln *a, int op, uint32_t len)
     a->ops[a->nops++] = MNW_RUN(len, op);
 }
 
+void mnw_aln_reserve(mnw_aln *a, size_t runs)
+{
+    if (runs <= a->cap) return;
+    size_t cap = a->cap ? a->cap : 256;
+    while (cap < runs) cap *= 2;
+    a->ops = mnw_xrealloc(a->ops, cap * sizeof *a->ops);
+    a->cap = cap;
+}
+
 void mnw_aln_reverse(mnw_aln *a)
 {
     for (size_t i = 0, j = a->nops; i + 1 < j; i++, j--) {

@@ -36,6 +36,8 @@ void mnw_aln_free(mnw_aln *a);
 void mnw_aln_clear(mnw_aln *a);
 /* Append `len` columns of `op`, merging with the last run. */
 void mnw_aln_push(mnw_aln *a, int op, uint32_t len);
+/* Room for at least `runs` runs in a->ops (contents kept). */
+void mnw_aln_reserve(mnw_aln *a, size_t runs);
 /* Reverse the run order (trace-back builds alignments end first). */
 void mnw_aln_reverse(mnw_aln *a);
 

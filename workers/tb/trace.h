@@ -31,6 +31,9 @@
  *   - dense per pair (what a GPU kernel writes; mnw_dirview_dense): 2 bits
  *     per cell (A, B) or 4 with affine gaps (A, B, A', B'), lowest first,
  *     cells in row-major order, n per row.
+ *   - the GPU kernels' row blocks (workers/gpu): rows grouped in blocks of
+ *     2^rshift, one word per block and column (mnw_dirview.rshift,
+ *     sub_bits; trace_walk.h gives the bit number).
  * The view may use any strides as long as the cells' bits do not overlap.
  *
  * Ownership: a view borrows its bits; mnw_tb_trace writes only `out`.
@@ -43,20 +46,14 @@
 #include <stdint.h>
 
 #include "aln.h"
+#include "trace_walk.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "mnw_dirview addresses words by little-endian bit numbers"
 #endif
 
-/* Where the direction bits of one pair lie (see above). */
-typedef struct {
-    const uint8_t *base;
-    uint64_t base_bit; /* bit of cell (1, 1), bit A at + a_bit */
-    uint64_t row_bits; /* from cell (r, c) to (r + 1, c) */
-    uint64_t col_bits; /* from cell (r, c) to (r, c + 1) */
-    uint32_t a_bit, b_bit;
-    uint32_t ext_bit; /* affine: from A, B to A', B' */
-} mnw_dirview;
+/* mnw_dirview, the view of one pair's bits, and the walk itself are in
+ * trace_walk.h (shared with the GPU's device trace-back). */
 
 /* A pair whose matrix is computed, ready to trace: its bits, the end cell
  * (m, n) or, with free end gaps, the one the kernel chose (docs/SCORING.md
@@ -72,7 +69,7 @@ typedef struct {
 static inline mnw_dirview mnw_dirview_dense(const void *base, uint64_t base_bit, int n, int affine)
 {
     uint64_t cb = affine ? 4 : 2;
-    mnw_dirview v = {(const uint8_t *)base, base_bit, cb * (uint64_t)(n > 0 ? n : 0), cb, 0, 1, 2};
+    mnw_dirview v = {(const uint8_t *)base, base_bit, cb * (uint64_t)(n > 0 ? n : 0), cb, 0, 1, 2, 0, 0};
     return v;
 }
 

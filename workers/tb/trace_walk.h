@@ -1,0 +1,104 @@
+/* trace_walk.h - the walk of the one trace-back (docs/SCORING.md, "the one
+ * tie-break rule"), compiled both for the host (workers/tb/trace.c) and for
+ * the GPU (workers/gpu, device trace-back), so the rule exists once.
+ *
+ * mnw_dirview (trace.h) says where the direction bits of a pair lie; the
+ * walk reads them from the end cell back to row 0 or column 0 and writes the
+ * alignment as runs (aln.h: (len << 2) | op), END FIRST: the trailing
+ * overhangs (I: m - re rows, then D: n - ce columns), the walk, then the
+ * leading remainder (I then D). Adjacent runs of one op are merged. An
+ * alignment has at most m + n columns, so `runs` needs room for m + n runs.
+ *
+ * Ownership: reads the bits and sequences, writes only runs[].
+ * Thread-safety: pure; any number of host or device threads at once.
+ */
+#ifndef MNW_TRACE_WALK_H
+#define MNW_TRACE_WALK_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define MNW_TB_HD static inline __host__ __device__
+#else
+#define MNW_TB_HD static inline
+#endif
+
+/* op codes of aln.h, repeated here so device code needs no host header */
+#define MNW_TBW_EQ 0u
+#define MNW_TBW_X 1u
+#define MNW_TBW_I 2u
+#define MNW_TBW_D 3u
+
+/* Where the direction bits of one pair lie (trace.h describes the layouts).
+ * Bit A of cell (r, c), 1 <= r <= m, 1 <= c <= n, is
+ *   base_bit + ((r-1) >> rshift) * row_bits + ((r-1) & (2^rshift - 1)) * sub_bits
+ *            + (c-1) * col_bits + a_bit
+ * and B likewise with b_bit; with affine gaps A', B' lie ext_bit further.
+ * rshift = 0 (and sub_bits unused): plain strides, row_bits per row. */
+typedef struct {
+    const uint8_t *base;
+    uint64_t base_bit; /* bit of cell (1, 1), bit A at + a_bit */
+    uint64_t row_bits; /* from one row block (one row when rshift = 0) to the next */
+    uint64_t col_bits; /* from cell (r, c) to (r, c + 1) */
+    uint32_t a_bit, b_bit;
+    uint32_t ext_bit;  /* affine: from A, B to A', B' */
+    uint32_t rshift;   /* rows per block = 2^rshift */
+    uint64_t sub_bits; /* within a block, from one row to the next */
+} mnw_dirview;
+
+/* Bit number of bit A of cell (r, c). */
+MNW_TB_HD uint64_t mnw_dirview_pos(const mnw_dirview *v, int r, int c)
+{
+    uint64_t rr = (uint64_t)(r - 1);
+    return v->base_bit + (rr >> v->rshift) * v->row_bits + (rr & ((1ull << v->rshift) - 1)) * v->sub_bits +
+           (uint64_t)(c - 1) * v->col_bits + v->a_bit;
+}
+
+MNW_TB_HD unsigned mnw_tbw_bit(const uint8_t *base, uint64_t k) { return (base[k >> 3] >> (k & 7)) & 1u; }
+
+MNW_TB_HD void mnw_tbw_push(uint32_t *runs, uint32_t *nr, uint32_t op, uint32_t len)
+{
+    if (len == 0) return;
+    if (*nr && (runs[*nr - 1] & 3u) == op) runs[*nr - 1] += len << 2;
+    else runs[(*nr)++] = (len << 2) | op;
+}
+
+/* The walk from end cell (re, ce) of the m x n matrix of a (rows) and b
+ * (columns); writes runs end first and returns their number (see above).
+ * affine: the bits are the affine kind (gap_open != gap_extend). Codes >= 4
+ * are ambiguity codes: an aligned column with one is X. */
+MNW_TB_HD uint32_t mnw_tb_walk(const mnw_dirview *v, int affine, int re, int ce, const uint8_t *a, int m,
+                               const uint8_t *b, int n, uint32_t *runs)
+{
+    uint32_t nr = 0;
+    int r = re, c = ce;
+    mnw_tbw_push(runs, &nr, MNW_TBW_I, (uint32_t)(m - r));
+    mnw_tbw_push(runs, &nr, MNW_TBW_D, (uint32_t)(n - c));
+    const uint8_t *base = v->base;
+    const uint64_t ob = (uint64_t)v->b_bit - v->a_bit; /* mod 2^64: B may lie below A */
+    const uint64_t ox = v->ext_bit;
+    int st = 0; /* affine state: 0 = H, 1 = E (I), 2 = F (D) */
+    while (r > 0 && c > 0) {
+        uint64_t p = mnw_dirview_pos(v, r, c);
+        uint32_t op;
+        if (st == 0 && mnw_tbw_bit(base, p)) {
+            uint8_t x = a[r - 1], y = b[c - 1];
+            op = (x == y && x < 4) ? MNW_TBW_EQ : MNW_TBW_X;
+        } else if (!affine) {
+            op = mnw_tbw_bit(base, p + ob) ? MNW_TBW_D : MNW_TBW_I;
+        } else {
+            if (st == 0) st = mnw_tbw_bit(base, p + ob) ? 1 : 2;
+            op = st == 1 ? MNW_TBW_I : MNW_TBW_D;
+            /* stay in the gap while it was extended (A' for E, B' for F) */
+            st = mnw_tbw_bit(base, p + ox + (st == 1 ? 0 : ob)) ? st : 0;
+        }
+        mnw_tbw_push(runs, &nr, op, 1);
+        if (op != MNW_TBW_D) r--;
+        if (op != MNW_TBW_I) c--;
+    }
+    mnw_tbw_push(runs, &nr, MNW_TBW_I, (uint32_t)r);
+    mnw_tbw_push(runs, &nr, MNW_TBW_D, (uint32_t)c);
+    return nr;
+}
+
+#endif
