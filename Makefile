@@ -23,8 +23,11 @@ ifeq ($(tsan),1)
 SAN := -fsanitize=thread -g
 endif
 # Required: Open MPI (mpicc gives its flags) and hwloc (pkg-config).
-# Optional: CUDA (detected and reported; its code comes with issue 6).
-NVCC    := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+# Optional: CUDA. With nvcc (PATH or /usr/local/cuda) the GPU workers are
+# built (workers/gpu/*.cu, fat binary sm_80 + sm_90 + PTX, CUDA runtime linked
+# statically); without it gpu_none.c reports "built without CUDA". nocuda=1
+# forces the CPU-only build.
+NVCC    := $(if $(nocuda),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null))
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 HWLOC   := $(shell command -v pkg-config >/dev/null && pkg-config --exists hwloc && echo yes)
 ifeq ($(filter info clean,$(MAKECMDGOALS))$(MPICC),)
@@ -38,24 +41,37 @@ MPI_LIBS   := $(if $(MPICC),$(shell $(MPICC) --showme:link))
 HWLOC_CFLAGS := $(if $(HWLOC),$(shell pkg-config --cflags hwloc))
 HWLOC_LIBS   := $(if $(HWLOC),$(shell pkg-config --libs hwloc))
 
-CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb \
+CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu \
            $(MPI_CFLAGS) $(HWLOC_CFLAGS)
 LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) -lz -lm -pthread $(SAN)
+ifneq ($(NVCC),)
+CUDA_HOME := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
+CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart_static.a $(CUDA_HOME)/targets/x86_64-linux/lib/libcudart_static.a $(CUDA_HOME)/lib/x86_64-linux-gnu/libcudart_static.a))
+GPU_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+NVFLAGS := -O3 -std=c++17 $(GPU_ARCH) -Xcompiler -Wall,-Wextra,-pthread -D_GNU_SOURCE -MMD -MP \
+           -Isrc -Iworkers/tb -Iworkers/gpu $(NVFLAGS_EXTRA)
+LDLIBS  += $(if $(CUDA_LIBDIR),-L$(dir $(CUDA_LIBDIR))) -lcudart_static -ldl -lrt -lstdc++
+endif
 
 B ?= build
 BIN ?= bin
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c workers/tb/*.c))
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+ifneq ($(NVCC),)
+GPU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard workers/gpu/*.cu))
+else
+GPU_OBJ := $(B)/workers/gpu/gpu_none.o
+endif
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(GPU_OBJ)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
-.PHONY: all info test test-deps demo bench-cpu clean
+.PHONY: all info test test-gpu test-deps demo bench-cpu bench-gpu clean
 all: $(BIN)/mnw
 
 info:
-	@echo "cc: $(CC)"; echo "nvcc: $(or $(NVCC),not found)"; \
+	@echo "cc: $(CC)"; echo "nvcc: $(or $(NVCC),not found)"; echo "cudart: $(or $(CUDA_LIBDIR),none)"; \
 	echo "mpicc: $(or $(MPICC),not found)"; echo "hwloc: $(or $(HWLOC),not found)"
 
 # SIMD kernels: one source compiled per instruction set (never -march=native).
@@ -66,6 +82,10 @@ $(B)/workers/cpu/nw_sse41.o: CFLAGS += -msse4.1
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/workers/gpu/%.o: workers/gpu/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 $(B)/libmnw.a: $(LIB_OBJ)
 	@rm -f $@
@@ -86,6 +106,12 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 
 TEST_TOOLS := $(B)/tools/check_output
 
+# GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
+GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
+$(B)/tests-gpu/%: tests/gpu/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
+
 # installs the tools the tests compare against when missing (apt-get; a no-op
 # when they are there), so `make test` works on a fresh machine
 test-deps:
@@ -94,6 +120,20 @@ test-deps:
 test: test-deps
 	@$(MAKE) --no-print-directory $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
 	@bash tests/run.sh
+
+$(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libmnw.a $(LDLIBS)
+
+# GPU benchmark on a GPU machine: kernels on real 16S pairs (BENCH_GPU_DATA)
+BENCH_GPU_DATA ?= tests/data/16s-200.fa
+bench-gpu: $(B)/bench/bench_gpu
+	$(B)/bench/bench_gpu $(BENCH_GPU_DATA) $(BENCH_GPU_ARGS)
+
+test-gpu:
+	@test -n "$(NVCC)" || { echo "make test-gpu: no nvcc, the GPU code is not built" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(BIN)/mnw $(GPU_TEST_BIN)
+	@MNW_TEST_SET=gpu bash tests/run.sh
 
 demo:
 	@bash scripts/demo.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/run.sh - runs every C unit test (build/tests/test_*) and shell test
-# (tests/sh/t_*.sh), counts their "ok"/"not ok" lines and ends with
+# (tests/sh/t_*.sh), or with MNW_TEST_SET=gpu those of tests/gpu, counts their "ok"/"not ok" lines and ends with
 # "N passed, N failed". A test program that exits non-zero without printing a
 # failing line counts as one failure; one that runs past MNW_TEST_TIMEOUT
 # seconds (default 1200) is stopped and fails. Usage: tests/run.sh [FILTER]
@@ -27,12 +27,14 @@ run_one() {
     printf '%-40s %4d passed %3d failed  (%ds)\n' "$name" "$p" "$f" $(( $(date +%s) - t0 ))
     if [ "$f" -ne 0 ]; then grep -v '^ok - ' "$log" | head -60 | sed 's/^/    /'; fi
 }
-for t in build/tests/test_*; do
+# MNW_TEST_SET=gpu: the GPU tests (build/tests-gpu, tests/gpu; make test-gpu)
+if [ "${MNW_TEST_SET:-}" = gpu ]; then units=build/tests-gpu; shells=tests/gpu; else units=build/tests; shells=tests/sh; fi
+for t in "$units"/test_*; do
     [ -x "$t" ] || continue
     case "$t" in *"$filter"*) ;; *) continue ;; esac
     run_one "$(basename "$t")" "$t"
 done
-for t in tests/sh/t_*.sh; do
+for t in "$shells"/t_*.sh; do
     [ -f "$t" ] || continue
     case "$t" in *"$filter"*) ;; *) continue ;; esac
     run_one "$(basename "$t")" bash "$t"

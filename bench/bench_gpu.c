@@ -1,0 +1,161 @@
+/* bench_gpu.c - GPU kernel benchmark (make bench-gpu): pairs/s and GCUPS
+ * (cells = len1 x len2) of the GPU aligner on real 16S pairs, with device
+ * and host trace-back, beside one CPU worker on a sample of the same pairs
+ * measured in the same run (the ratio's baseline).
+ *
+ * usage: bench_gpu FASTA [--pairs N] [--tb device|host|both] [--max-pairs N]
+ *                  [--cpu-pairs N] [--reps R]
+ * Pairs: the first N of the lower triangle, i > j (the order mnw hands out).
+ * The time is wall time from the first launch to the last batch read back,
+ * alignments converted on the host (mnw_gpu_batch_aln), best of R runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fasta.h"
+#include "gpu.h"
+#include "nw_cpu.h"
+#include "pairs.h"
+
+static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t *cells_out, mnw_aln *tmp)
+{
+    mnw_err e;
+    uint64_t k = 0, done_pairs = 0, cells = 0, refused = 0;
+    uint64_t i, j;
+    mnw_pair_ij(0, &i, &j);
+    mnw_gpu_batch *cur = NULL;
+    double t0 = mnw_now();
+    while (done_pairs + refused < npairs) {
+        if (k < npairs && !cur) cur = mnw_gpu_batch_get(g);
+        int full = 0;
+        while (cur && k < npairs && !full) {
+            int r = mnw_gpu_batch_add(cur, (uint32_t)i, (uint32_t)j);
+            if (r == 0) {
+                full = 1;
+                break;
+            }
+            if (r < 0) refused++;
+            else cells += (uint64_t)mnw_seq_len(S, i) * mnw_seq_len(S, j);
+            k++;
+            if (++j == i) {
+                i++;
+                j = 0;
+            }
+        }
+        if (cur && (full || k == npairs) && mnw_gpu_can_launch(g)) {
+            if (mnw_gpu_launch(g, cur, &e)) {
+                fprintf(stderr, "bench_gpu: %s\n", e.msg);
+                exit(1);
+            }
+            cur = NULL;
+        }
+        mnw_gpu_batch *b;
+        int rc = mnw_gpu_poll(g, &b, &e);
+        if (rc < 0) {
+            fprintf(stderr, "bench_gpu: %s\n", e.msg);
+            exit(1);
+        }
+        if (rc == 1) {
+            int cnt = mnw_gpu_batch_count(b);
+            for (int x = 0; x < cnt; x++) mnw_gpu_batch_aln(b, x, tmp);
+            done_pairs += (uint64_t)cnt;
+            mnw_gpu_batch_put(b);
+        }
+    }
+    *cells_out = cells;
+    return mnw_now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device|host|both] [--max-pairs N] [--cpu-pairs N] [--reps R]\n");
+        return 2;
+    }
+    uint64_t npairs = 200000, cpu_pairs = 2000;
+    const char *tb = "both";
+    int max_pairs = 0, reps = 2;
+    for (int a = 2; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--pairs")) npairs = strtoull(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--tb")) tb = argv[a + 1];
+        else if (!strcmp(argv[a], "--max-pairs")) max_pairs = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--cpu-pairs")) cpu_pairs = strtoull(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
+        else {
+            fprintf(stderr, "bench_gpu: unknown option %s\n", argv[a]);
+            return 2;
+        }
+    }
+    mnw_seqset S;
+    mnw_seqset_init(&S);
+    mnw_err e;
+    if (mnw_fasta_read(argv[1], &S, &e)) {
+        fprintf(stderr, "bench_gpu: %s\n", e.msg);
+        return 1;
+    }
+    if (npairs > mnw_npairs(S.n)) npairs = mnw_npairs(S.n);
+    if (cpu_pairs > npairs) cpu_pairs = npairs;
+    const char *why = NULL;
+    if (mnw_gpu_count(&why) < 1) {
+        fprintf(stderr, "bench_gpu: no GPU: %s\n", why);
+        return 1;
+    }
+    const mnw_scoring modes[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}};
+    const char *mname[] = {"linear", "affine"};
+    mnw_aln tmp;
+    mnw_aln_init(&tmp);
+    printf("# bench_gpu %s: %zu sequences, first %llu pairs; %s\n", argv[1], S.n, (unsigned long long)npairs,
+           mnw_gpu_build());
+    printf("%-8s %-10s %10s %12s %9s %10s %8s\n", "gaps", "worker", "pairs", "pairs/s", "GCUPS", "seconds", "x cpu1");
+    mnw_cpu_ws *ws = mnw_cpu_ws_new();
+    for (size_t mi = 0; mi < 2; mi++) {
+        const mnw_scoring *sc = &modes[mi];
+        /* baseline: one CPU worker, the first cpu_pairs pairs */
+        uint64_t i = 1, j = 0, cells = 0;
+        double t0 = mnw_now();
+        for (uint64_t k = 0; k < cpu_pairs; k++) {
+            const uint8_t *t = mnw_seq_codes(&S, j);
+            int n = (int)mnw_seq_len(&S, j);
+            mnw_cpu_align(ws, sc, mnw_seq_codes(&S, i), (int)mnw_seq_len(&S, i), &t, &n, 1, &tmp);
+            cells += (uint64_t)mnw_seq_len(&S, i) * (uint64_t)n;
+            if (++j == i) {
+                i++;
+                j = 0;
+            }
+        }
+        double tc = mnw_now() - t0;
+        double cpu_ps = (double)cpu_pairs / tc;
+        printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8s\n", mname[mi], "cpu1-pair", (unsigned long long)cpu_pairs,
+               cpu_ps, (double)cells / tc / 1e9, tc, "1.0");
+        for (int d = 1; d >= 0; d--) {
+            if (strcmp(tb, "both") && strcmp(tb, d ? "device" : "host")) continue;
+            mnw_gpu_opts o;
+            mnw_gpu_opts_default(&o);
+            o.traceback_device = d;
+            if (max_pairs > 0) o.max_pairs = max_pairs;
+            mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
+            if (!g) {
+                fprintf(stderr, "bench_gpu: %s\n", e.msg);
+                return 1;
+            }
+            if (mi == 0 && d == 1) printf("# %s, kernel %s\n", mnw_gpu_describe(g), mnw_gpu_kernel_name(g));
+            double best = 1e30;
+            uint64_t gc = 0;
+            for (int r = 0; r < reps; r++) {
+                double t = run_gpu(g, &S, npairs, &gc, &tmp);
+                if (t < best) best = t;
+            }
+            char name[32];
+            snprintf(name, sizeof name, "gpu-%s", d ? "dev-tb" : "host-tb");
+            printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8.1f\n", mname[mi], name, (unsigned long long)npairs,
+                   (double)npairs / best, (double)gc / best / 1e9, best, (double)npairs / best / cpu_ps);
+            fflush(stdout);
+            mnw_gpu_close(g);
+        }
+    }
+    mnw_cpu_ws_free(ws);
+    mnw_aln_free(&tmp);
+    mnw_seqset_free(&S);
+    return 0;
+}

@@ -1,0 +1,220 @@
+/* test_gpu.c - the GPU aligner (workers/gpu) against the CPU aligner, pair
+ * by pair: same score and same alignment (the one tie-break rule), in every
+ * scoring mode, with device and host trace-back, on real 16S pairs
+ * (tests/data/16s-200.fa) and on edge cases: lengths 1, 2, 31, 32, 33, 511,
+ * 512, 513, 1024, 1025, 5000, very different lengths, all-N, ambiguity
+ * codes, and an empty sequence (which the device must refuse, -1). Batches
+ * of 7 pairs force many batches and both slots in flight; the default size
+ * puts everything in one. Needs a GPU: run by `make test-gpu`.
+ * MNW_GPU_TEST_SMALL=1: a few small pairs only (for compute-sanitizer). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fasta.h"
+#include "gpu.h"
+#include "nw_cpu.h"
+#include "tap.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static void add_rand(mnw_seqset *S, const char *id, int len, int amb, const uint8_t *rel, int rel_len)
+{
+    uint8_t *s = malloc((size_t)len + 1);
+    for (int i = 0; i < len; i++) {
+        if (rel && i < rel_len && rnd() % 100 < 85) s[i] = rel[i];
+        else s[i] = (uint8_t)(rnd() % 4);
+        if ((int)(rnd() % 100) < amb) s[i] = (uint8_t)(4 + rnd() % 11);
+    }
+    mnw_seqset_add(S, id, s, (size_t)len);
+    free(s);
+}
+
+typedef struct {
+    uint32_t i, j;
+} pr;
+
+static int same(const mnw_aln *a, const mnw_aln *b)
+{
+    return a->score == b->score && a->nops == b->nops && !memcmp(a->ops, b->ops, a->nops * sizeof *a->ops);
+}
+
+/* Runs every pair through device g in batches (filled until full, at most
+ * two in flight, finished ones read and returned); got[x] gets pair x and
+ * refused[x] is set for the pairs the device refuses. Returns how many it
+ * refused, or -1 on a CUDA error. */
+static int run_all(mnw_gpu *g, const pr *P, int np, mnw_aln *got, int *refused)
+{
+    enum { MAXB = 16 };
+    mnw_err e;
+    int next = 0, finished = 0, nref = 0;
+    mnw_gpu_batch *cur = NULL, *bptr[MAXB] = {0};
+    int *bidx[MAXB] = {0}, cur_slot = -1;
+    while (finished + nref < np) {
+        if (next < np && !cur && (cur = mnw_gpu_batch_get(g)) != NULL) {
+            for (cur_slot = 0; bptr[cur_slot]; cur_slot++)
+                if (cur_slot == MAXB - 1) abort();
+            bptr[cur_slot] = cur;
+            bidx[cur_slot] = malloc((size_t)np * sizeof(int));
+        }
+        int full = 0;
+        while (cur && next < np && !full) {
+            int r = mnw_gpu_batch_add(cur, P[next].i, P[next].j);
+            if (r == 1) bidx[cur_slot][mnw_gpu_batch_count(cur) - 1] = next++;
+            else if (r < 0) refused[next++] = 1, nref++;
+            else full = 1;
+        }
+        if (cur && (full || next == np) && mnw_gpu_can_launch(g)) {
+            if (mnw_gpu_launch(g, cur, &e)) {
+                printf("# launch: %s\n", e.msg);
+                return -1;
+            }
+            cur = NULL;
+        }
+        mnw_gpu_batch *done;
+        int rc = mnw_gpu_poll(g, &done, &e);
+        if (rc < 0) {
+            printf("# poll: %s\n", e.msg);
+            return -1;
+        }
+        if (rc == 1) {
+            int k = 0;
+            while (bptr[k] != done) k++;
+            int cnt = mnw_gpu_batch_count(done);
+            for (int x = 0; x < cnt; x++) mnw_gpu_batch_aln(done, x, &got[bidx[k][x]]);
+            finished += cnt;
+            free(bidx[k]);
+            bptr[k] = NULL;
+            mnw_gpu_batch_put(done);
+        }
+    }
+    return nref;
+}
+
+int main(void)
+{
+    const char *why = NULL;
+    int ndev = mnw_gpu_count(&why);
+    T_OK(ndev > 0, "a CUDA device is visible (%s)", ndev > 0 ? mnw_gpu_build() : why);
+    if (ndev <= 0) return t_exit();
+    const int small = getenv("MNW_GPU_TEST_SMALL") != NULL;
+
+    mnw_seqset S;
+    mnw_seqset_init(&S);
+    mnw_err e;
+    int nreal = 0;
+    if (!small) {
+        if (mnw_fasta_read("tests/data/16s-200.fa", &S, &e)) {
+            printf("# %s\n", e.msg);
+            return 1;
+        }
+        nreal = 36;
+    }
+    const size_t first_edge = S.n;
+    const int lens[] = {1, 2, 31, 32, 33, 511, 512, 513, 1024, 1025, 5000};
+    int nl = (int)(sizeof lens / sizeof *lens);
+    if (small) nl = 5;
+    uint8_t *base = malloc(5000);
+    for (int k = 0; k < 5000; k++) base[k] = (uint8_t)(rnd() % 4);
+    for (int k = 0; k < nl; k++) {
+        char id[32];
+        snprintf(id, sizeof id, "len%d", lens[k]);
+        add_rand(&S, id, lens[k], k % 3 == 0 ? 2 : 0, base, 5000);
+    }
+    uint8_t nn[700];
+    memset(nn, MNW_CODE_N, sizeof nn);
+    mnw_seqset_add(&S, "allN40", nn, 40);
+    mnw_seqset_add(&S, "allN700", nn, small ? 70 : 700);
+    add_rand(&S, "amb30", small ? 60 : 300, 30, base, 300);
+    mnw_seqset_add(&S, "empty", nn, 0);
+    const size_t nseq = S.n;
+
+    /* pairs: all among the first nreal real genes, every edge pair (both
+     * orders), real x edge */
+    pr *P = malloc(sizeof(pr) * 20000);
+    int np = 0;
+    for (int i = 1; i < nreal; i++)
+        for (int j = 0; j < i; j++) P[np++] = (pr){(uint32_t)i, (uint32_t)j};
+    for (size_t i = first_edge; i < nseq; i++)
+        for (size_t j = first_edge; j < nseq; j++) P[np++] = (pr){(uint32_t)i, (uint32_t)j};
+    for (int r = 0; r < nreal; r += 7)
+        for (size_t j = first_edge; j < nseq; j++) {
+            P[np++] = (pr){(uint32_t)r, (uint32_t)j};
+            P[np++] = (pr){(uint32_t)j, (uint32_t)r};
+        }
+
+    const mnw_scoring modes[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}, {4, -5, 10, 10, 1}, {4, -5, 12, 3, 1},
+                                 {2, -3, 5, 2, 0}};
+    const char *mname[] = {"linear", "affine", "free-end-gaps", "affine+free-end-gaps", "affine 2/-3/5/2"};
+    mnw_cpu_ws *ws = mnw_cpu_ws_new();
+    mnw_aln *ref = calloc((size_t)np, sizeof *ref), *got = calloc((size_t)np, sizeof *got);
+    int *refused = calloc((size_t)np, sizeof *refused);
+    for (int x = 0; x < np; x++) {
+        mnw_aln_init(&ref[x]);
+        mnw_aln_init(&got[x]);
+    }
+    for (size_t mi = 0; mi < sizeof modes / sizeof *modes; mi++) {
+        const mnw_scoring *sc = &modes[mi];
+        for (int x = 0; x < np; x++) {
+            const uint8_t *t = mnw_seq_codes(&S, P[x].j);
+            int n = (int)mnw_seq_len(&S, P[x].j);
+            mnw_cpu_align(ws, sc, mnw_seq_codes(&S, P[x].i), (int)mnw_seq_len(&S, P[x].i), &t, &n, 1, &ref[x]);
+        }
+        for (int tbdev = 1; tbdev >= 0; tbdev--)
+            for (int bs = 0; bs < 2; bs++) {
+                mnw_gpu_opts o;
+                mnw_gpu_opts_default(&o);
+                o.traceback_device = tbdev;
+                o.max_pairs = bs ? 7 : 65536;
+                if (small) o.mem_frac = 0.05;
+                mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
+                if (!g) {
+                    T_OK(0, "open GPU 0: %s", e.msg);
+                    continue;
+                }
+                memset(refused, 0, (size_t)np * sizeof *refused);
+                for (int x = 0; x < np; x++) mnw_aln_clear(&got[x]);
+                int nref = run_all(g, P, np, got, refused);
+                int bad = 0, badref = 0, first = -1;
+                for (int x = 0; x < np; x++) {
+                    int empty = mnw_seq_len(&S, P[x].i) == 0 || mnw_seq_len(&S, P[x].j) == 0;
+                    if (refused[x] != empty) badref++;
+                    if (!refused[x] && !same(&got[x], &ref[x])) {
+                        if (first < 0) first = x;
+                        bad++;
+                    }
+                }
+                mnw_gpu_stats st;
+                mnw_gpu_get_stats(g, &st);
+                T_OK(nref >= 0 && bad == 0, "%s, %s trace-back, batches of %d: %d pairs equal the CPU's (%d differ%s%s)",
+                     mname[mi], tbdev ? "device" : "host", o.max_pairs, np - (nref > 0 ? nref : 0), bad,
+                     first >= 0 ? ", first: " : "", first >= 0 ? mnw_seq_id(&S, P[first].i) : "");
+                if (first >= 0)
+                    printf("#   pair %s x %s: cpu score %d, gpu %d\n", mnw_seq_id(&S, P[first].i),
+                           mnw_seq_id(&S, P[first].j), ref[first].score, got[first].score);
+                T_OK(badref == 0, "%s: exactly the pairs with an empty sequence are refused (%d wrong)", mname[mi],
+                     badref);
+                if (bs && !small)
+                    T_OK(st.batches > 2, "batches of 7 pairs: %llu batches ran", (unsigned long long)st.batches);
+                mnw_gpu_close(g);
+            }
+    }
+    for (int x = 0; x < np; x++) {
+        mnw_aln_free(&ref[x]);
+        mnw_aln_free(&got[x]);
+    }
+    free(ref);
+    free(got);
+    free(refused);
+    free(P);
+    free(base);
+    mnw_cpu_ws_free(ws);
+    mnw_seqset_free(&S);
+    return t_exit();
+}

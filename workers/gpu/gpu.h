@@ -1,0 +1,109 @@
+/* gpu.h - the GPU aligner as the node dispatcher sees it (C API; CUDA stays
+ * inside workers/gpu). One mnw_gpu per device: the sequence set copied to
+ * the device once, two device slots (each a stream, a memory arena and its
+ * events) so two batches are in flight, and a few host batches (pinned
+ * buffers) that carry a batch's pairs in and its results out.
+ *
+ * A batch: mnw_gpu_batch_get, mnw_gpu_batch_add per pair, mnw_gpu_launch;
+ * mnw_gpu_poll advances the device work (copies in, kernels, copies out)
+ * and hands back finished batches; mnw_gpu_batch_aln gives pair x's
+ * alignment (traced on the device, or on the host from the direction words
+ * copied back: mnw_gpu_opts.traceback_device); mnw_gpu_batch_put returns
+ * the batch. Results equal the CPU's byte for byte (docs/GPU.md).
+ *
+ * Built without CUDA (no nvcc), gpu_none.c provides the same API with no
+ * devices: mnw_gpu_count returns 0 and says why.
+ *
+ * Ownership: mnw_gpu_open borrows the sequence set and scoring for the
+ * device's lifetime; a batch is the device's, lent between get and put.
+ * Thread-safety: one thread (the GPU dispatcher) calls everything but
+ * mnw_gpu_batch_aln, mnw_gpu_batch_put and the batch accessors, which any
+ * thread may call on a finished batch (each pair from one thread at a
+ * time; put once, after the last use).
+ */
+#ifndef MNW_GPU_H
+#define MNW_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aln.h"
+#include "score.h"
+#include "seq.h"
+#include "util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mnw_gpu mnw_gpu;
+typedef struct mnw_gpu_batch mnw_gpu_batch;
+
+typedef struct {
+    int traceback_device; /* 1: trace on the device (runs come back); 0: direction words come back */
+    double mem_frac;      /* share of the device's free memory for the two slots (0.75) */
+    size_t host_bytes;    /* host trace-back: pinned bytes of direction words per batch */
+    int max_pairs;        /* pairs per batch at most */
+    int host_batches;     /* host batches (>= 2): finished ones wait for their finishers */
+} mnw_gpu_opts;
+
+/* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 4 batches. */
+void mnw_gpu_opts_default(mnw_gpu_opts *o);
+
+/* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */
+const char *mnw_gpu_build(void);
+
+/* Devices this process sees (CUDA_VISIBLE_DEVICES applies). 0 when there
+ * are none, no driver, or no CUDA in the build: *why (may be NULL) then
+ * says which. Never fails. */
+int mnw_gpu_count(const char **why);
+
+/* Opens device dev (0 .. count-1): copies the sequences, allocates the
+ * slots within o->mem_frac of free memory. NULL with e set on failure. */
+mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o, mnw_err *e);
+void mnw_gpu_close(mnw_gpu *g);
+
+/* One line: "GPU 0: NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.2 GiB, bus 0000:18:00.0". */
+const char *mnw_gpu_describe(const mnw_gpu *g);
+/* The PCI bus id ("0000:18:00.0") for hwloc locality. */
+const char *mnw_gpu_busid(const mnw_gpu *g);
+/* Name of the kernel used ("dscan"). */
+const char *mnw_gpu_kernel_name(const mnw_gpu *g);
+
+/* A free host batch, or NULL while all are busy (launched, or lent to
+ * finishers). */
+mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g);
+/* Adds pair (i, j) (rows: sequence i). 1: added as pair number
+ * mnw_gpu_batch_count() - 1; 0: the batch is full (launch it and add the
+ * pair to the next); -1: this device can never take the pair (an empty
+ * sequence, or too large for its memory): align it elsewhere. */
+int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j);
+int mnw_gpu_batch_count(const mnw_gpu_batch *b);
+/* 1 when a device slot is free for mnw_gpu_launch. */
+int mnw_gpu_can_launch(const mnw_gpu *g);
+/* Enqueues the batch (copies in, kernels, copies out) on a free slot. 0, or
+ * -1 with e set (a CUDA error). An empty batch completes at once. */
+int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e);
+/* Advances launched batches. 1 with *done = a finished batch (its results
+ * readable), 0 when none finished, -1 with e set on a CUDA error. */
+int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e);
+/* Batches launched and not yet handed back by mnw_gpu_poll. */
+int mnw_gpu_inflight(const mnw_gpu *g);
+
+/* Pair x of a finished batch: its alignment into out (score and runs). */
+void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out);
+/* Returns a finished batch to its device (any thread). */
+void mnw_gpu_batch_put(mnw_gpu_batch *b);
+
+/* Totals of a device so far: pairs, cells, seconds its slots were busy. */
+typedef struct {
+    uint64_t pairs, cells, batches;
+    double busy_s;
+} mnw_gpu_stats;
+void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

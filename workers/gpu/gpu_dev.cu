@@ -1,0 +1,418 @@
+/* gpu_dev.cu - the host side of the GPU aligner: devices, slots, batches,
+ * copies and results (gpu.h). Kernels are gpu_kernels.cu's.
+ *
+ * Device memory per slot: a fixed part (the batch's pair table, end cells
+ * and the trace-back header, for max_pairs pairs) and a variable region
+ * where each pair gets its direction words, boundary rows and (device
+ * trace-back) its run slot, followed by the packed runs of the whole batch.
+ * mnw_gpu_batch_add refuses a pair when the region would overflow (0: the
+ * batch is full; -1: the pair alone does not fit).
+ *
+ * A launched batch, on its slot's stream: pair table in; DScan-mNW; then
+ *   device trace-back: the trace kernel, end cells and header out (event
+ *     1); when event 1 has fired, the header says how many runs there are
+ *     and only those are copied out (event 2);
+ *   host trace-back: end cells and the variable region (direction words)
+ *     out (event 2).
+ * mnw_gpu_poll only queries events (never blocks), so the dispatcher
+ * thread keeps every device and slot going.
+ *
+ * Errors: every CUDA call goes through CK (file:line, the call, CUDA's
+ * message, the device); the caller stops the run with a non-zero exit.
+ * Thread-safety: see gpu.h. A batch's state is handed between the
+ * dispatcher and finisher threads with atomic loads and stores.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+extern "C" {
+#include "gpu.h"
+}
+#include "gpu_launch.h"
+
+enum { B_FREE = 0, B_FILLING, B_LAUNCHED, B_DONE };
+
+struct mnw_gpu_batch {
+    mnw_gpu *g;
+    int state; /* B_*, atomic */
+    int np, cap;
+    mnw_gpu_kpair *h_pairs; /* pinned */
+    mnw_gpu_kend *h_ends;   /* pinned */
+    uint32_t *h_hdr;        /* pinned: total, nruns[cap], off[cap] */
+    uint32_t *h_packed;     /* pinned, grows */
+    size_t packed_cap;      /* words */
+    uint8_t *h_var;         /* pinned (host trace-back): the variable region */
+    size_t h_var_cap;
+    uint32_t *pi, *pj;      /* the pairs (i, j) */
+    uint64_t var_used;      /* bytes of per-pair areas */
+    uint64_t packed_words;  /* sum of m + n: room for the packed runs */
+    uint64_t cells;
+};
+
+struct slot {
+    cudaStream_t st;
+    cudaEvent_t ev_hdr, ev_done;
+    uint8_t *arena;
+    mnw_gpu_kpair *d_pairs;
+    mnw_gpu_kend *d_ends;
+    uint32_t *d_hdr;
+    uint8_t *d_var;
+    size_t var_cap;
+    mnw_gpu_batch *b; /* launched batch or NULL */
+    int phase;        /* 0 idle, 1 waiting for the header, 2 waiting for the results */
+};
+
+struct mnw_gpu {
+    int dev;
+    mnw_gpu_opts o;
+    const mnw_seqset *seqs;
+    mnw_gpu_kscore ks;
+    uint8_t *d_codes;
+    slot sl[2];
+    mnw_gpu_batch *hb;
+    int nhb;
+    char desc[400], busid[32];
+    mnw_gpu_stats stats;
+    double busy_since; /* > 0 while a batch is in flight */
+    int inflight;
+};
+
+#define CK(call)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t rc_ = (call);                                                                                      \
+        if (rc_ != cudaSuccess) {                                                                                      \
+            mnw_err_set(e, "%s:%d: %s: %s (GPU %d)", __FILE__, __LINE__, #call, cudaGetErrorString(rc_), g->dev);      \
+            return -1;                                                                                                 \
+        }                                                                                                              \
+    } while (0)
+
+static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
+
+extern "C" void mnw_gpu_opts_default(mnw_gpu_opts *o)
+{
+    o->traceback_device = 1;
+    o->mem_frac = 0.75;
+    o->host_bytes = (size_t)1 << 30;
+    o->max_pairs = 65536;
+    o->host_batches = 4;
+}
+
+extern "C" const char *mnw_gpu_build(void)
+{
+    static char s[96];
+    if (!s[0])
+        snprintf(s, sizeof s, "CUDA %d.%d, sm_80 sm_90 + PTX", CUDART_VERSION / 1000, (CUDART_VERSION % 1000) / 10);
+    return s;
+}
+
+extern "C" int mnw_gpu_count(const char **why)
+{
+    int n = 0;
+    cudaError_t rc = cudaGetDeviceCount(&n);
+    if (rc != cudaSuccess) {
+        if (why) *why = cudaGetErrorString(rc);
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (n == 0 && why) *why = "no CUDA device";
+    return n;
+}
+
+static int fixed_bytes(int maxp, uint64_t *o_ends, uint64_t *o_hdr, uint64_t *o_var)
+{
+    *o_ends = al256((uint64_t)maxp * sizeof(mnw_gpu_kpair));
+    *o_hdr = *o_ends + al256((uint64_t)maxp * sizeof(mnw_gpu_kend));
+    *o_var = *o_hdr + al256((1 + 2 * (uint64_t)maxp) * sizeof(uint32_t));
+    return 0;
+}
+
+static int open_dev(mnw_gpu *g, mnw_err *e)
+{
+    CK(cudaSetDevice(g->dev));
+    cudaDeviceProp pr;
+    CK(cudaGetDeviceProperties(&pr, g->dev));
+    snprintf(g->busid, sizeof g->busid, "%04x:%02x:%02x.0", pr.pciDomainID, pr.pciBusID, pr.pciDeviceID);
+    snprintf(g->desc, sizeof g->desc, "GPU %d: %s, sm_%d%d, %d SMs, %.1f GiB, bus %s", g->dev, pr.name, pr.major,
+             pr.minor, pr.multiProcessorCount, (double)pr.totalGlobalMem / (1 << 30), g->busid);
+    size_t total = g->seqs->off[g->seqs->n];
+    CK(cudaMalloc((void **)&g->d_codes, total ? total : 1));
+    if (total) CK(cudaMemcpy(g->d_codes, g->seqs->codes, total, cudaMemcpyHostToDevice));
+
+    size_t fr = 0, tot = 0;
+    CK(cudaMemGetInfo(&fr, &tot));
+    uint64_t o_ends, o_hdr, o_var;
+    fixed_bytes(g->o.max_pairs, &o_ends, &o_hdr, &o_var);
+    uint64_t per = (uint64_t)((double)fr * g->o.mem_frac / 2) & ~(uint64_t)255;
+    if (per < o_var + ((uint64_t)64 << 20)) {
+        mnw_err_set(e, "GPU %d: %.0f MiB free, too little for two batches", g->dev, (double)fr / (1 << 20));
+        return -1;
+    }
+    for (int s = 0; s < 2; s++) {
+        slot *sl = &g->sl[s];
+        CK(cudaStreamCreateWithFlags(&sl->st, cudaStreamNonBlocking));
+        CK(cudaEventCreateWithFlags(&sl->ev_hdr, cudaEventDisableTiming));
+        CK(cudaEventCreateWithFlags(&sl->ev_done, cudaEventDisableTiming));
+        CK(cudaMalloc((void **)&sl->arena, per));
+        sl->d_pairs = (mnw_gpu_kpair *)sl->arena;
+        sl->d_ends = (mnw_gpu_kend *)(sl->arena + o_ends);
+        sl->d_hdr = (uint32_t *)(sl->arena + o_hdr);
+        sl->d_var = sl->arena + o_var;
+        sl->var_cap = per - o_var;
+    }
+    g->nhb = g->o.host_batches < 2 ? 2 : g->o.host_batches;
+    g->hb = (mnw_gpu_batch *)mnw_xcalloc((size_t)g->nhb, sizeof *g->hb);
+    for (int k = 0; k < g->nhb; k++) {
+        mnw_gpu_batch *b = &g->hb[k];
+        int cap = g->o.max_pairs;
+        b->g = g;
+        b->cap = cap;
+        CK(cudaMallocHost((void **)&b->h_pairs, (size_t)cap * sizeof *b->h_pairs));
+        CK(cudaMallocHost((void **)&b->h_ends, (size_t)cap * sizeof *b->h_ends));
+        CK(cudaMallocHost((void **)&b->h_hdr, (1 + 2 * (size_t)cap) * sizeof *b->h_hdr));
+        if (!g->o.traceback_device) {
+            b->h_var_cap = g->o.host_bytes < g->sl[0].var_cap ? g->o.host_bytes : g->sl[0].var_cap;
+            CK(cudaMallocHost((void **)&b->h_var, b->h_var_cap));
+        }
+        b->pi = (uint32_t *)mnw_xmalloc((size_t)cap * sizeof *b->pi);
+        b->pj = (uint32_t *)mnw_xmalloc((size_t)cap * sizeof *b->pj);
+    }
+    return 0;
+}
+
+extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o,
+                                 mnw_err *e)
+{
+    mnw_gpu *g = (mnw_gpu *)mnw_xcalloc(1, sizeof *g);
+    g->dev = dev;
+    g->o = *o;
+    if (g->o.max_pairs < 1) g->o.max_pairs = 1;
+    g->seqs = seqs;
+    g->ks.match = sc->match;
+    g->ks.mismatch = sc->mismatch;
+    g->ks.go = sc->gap_open;
+    g->ks.ge = sc->gap_extend;
+    g->ks.affine = mnw_scoring_affine(sc);
+    g->ks.free_ends = sc->free_ends;
+    if (open_dev(g, e)) {
+        mnw_gpu_close(g);
+        return NULL;
+    }
+    return g;
+}
+
+extern "C" void mnw_gpu_close(mnw_gpu *g)
+{
+    if (!g) return;
+    if (cudaSetDevice(g->dev) == cudaSuccess) {
+        for (int s = 0; s < 2; s++) {
+            slot *sl = &g->sl[s];
+            if (sl->st) (void)cudaStreamSynchronize(sl->st);
+            if (sl->arena) (void)cudaFree(sl->arena);
+            if (sl->ev_hdr) (void)cudaEventDestroy(sl->ev_hdr);
+            if (sl->ev_done) (void)cudaEventDestroy(sl->ev_done);
+            if (sl->st) (void)cudaStreamDestroy(sl->st);
+        }
+        for (int k = 0; k < g->nhb; k++) {
+            mnw_gpu_batch *b = &g->hb[k];
+            if (b->h_pairs) (void)cudaFreeHost(b->h_pairs);
+            if (b->h_ends) (void)cudaFreeHost(b->h_ends);
+            if (b->h_hdr) (void)cudaFreeHost(b->h_hdr);
+            if (b->h_packed) (void)cudaFreeHost(b->h_packed);
+            if (b->h_var) (void)cudaFreeHost(b->h_var);
+            free(b->pi);
+            free(b->pj);
+        }
+        if (g->d_codes) (void)cudaFree(g->d_codes);
+    }
+    (void)cudaGetLastError();
+    free(g->hb);
+    free(g);
+}
+
+extern "C" const char *mnw_gpu_describe(const mnw_gpu *g) { return g->desc; }
+extern "C" const char *mnw_gpu_busid(const mnw_gpu *g) { return g->busid; }
+extern "C" const char *mnw_gpu_kernel_name(const mnw_gpu *g)
+{
+    (void)g;
+    return "dscan";
+}
+
+extern "C" mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g)
+{
+    for (int k = 0; k < g->nhb; k++) {
+        mnw_gpu_batch *b = &g->hb[k];
+        if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == B_FREE) {
+            b->state = B_FILLING;
+            b->np = 0;
+            b->var_used = 0;
+            b->packed_words = 0;
+            b->cells = 0;
+            return b;
+        }
+    }
+    return NULL;
+}
+
+extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
+{
+    const mnw_gpu *g = b->g;
+    const mnw_seqset *S = g->seqs;
+    int m = (int)mnw_seq_len(S, i), n = (int)mnw_seq_len(S, j);
+    if (m < 1 || n < 1) return -1;
+    const int aff = g->ks.affine, dev_tb = g->o.traceback_device;
+    uint64_t dir = mnw_gpu_dir_bytes(m, n, aff);
+    uint64_t bnd = al256(mnw_gpu_bnd_ints(n, aff) * 4);
+    uint64_t runs = dev_tb ? al256(((uint64_t)m + n) * 4) : 0;
+    uint64_t need = dir + bnd + runs;
+    uint64_t cap = g->sl[0].var_cap;
+    if (!dev_tb && b->h_var_cap < cap) cap = b->h_var_cap;
+    uint64_t pk = dev_tb ? ((uint64_t)m + n) * 4 : 0;
+    if (need + pk > cap) return -1;
+    if (b->np == b->cap || b->var_used + need + (b->packed_words * 4 + pk) > cap) return 0;
+    mnw_gpu_kpair *P = &b->h_pairs[b->np];
+    P->a = S->off[i];
+    P->b = S->off[j];
+    P->m = m;
+    P->n = n;
+    P->dir = b->var_used;
+    P->bnd = b->var_used + dir;
+    P->runs = b->var_used + dir + bnd;
+    b->var_used += need;
+    b->packed_words += (uint64_t)m + n;
+    b->cells += (uint64_t)m * n;
+    b->pi[b->np] = i;
+    b->pj[b->np] = j;
+    b->np++;
+    return 1;
+}
+
+extern "C" int mnw_gpu_batch_count(const mnw_gpu_batch *b) { return b->np; }
+
+extern "C" int mnw_gpu_can_launch(const mnw_gpu *g) { return !g->sl[0].b || !g->sl[1].b; }
+
+extern "C" int mnw_gpu_inflight(const mnw_gpu *g) { return g->inflight; }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
+{
+    slot *sl = !g->sl[0].b ? &g->sl[0] : !g->sl[1].b ? &g->sl[1] : NULL;
+    if (!sl) return mnw_err_set(e, "GPU %d: no free slot (mnw_gpu_can_launch first)", g->dev);
+    CK(cudaSetDevice(g->dev));
+    b->state = B_LAUNCHED;
+    sl->b = b;
+    if (g->inflight++ == 0) g->busy_since = now_s();
+    const int np = b->np;
+    if (np > 0) {
+        CK(cudaMemcpyAsync(sl->d_pairs, b->h_pairs, (size_t)np * sizeof *b->h_pairs, cudaMemcpyHostToDevice, sl->st));
+        mnw_gpu_run_dscan(sl->st, sl->d_pairs, np, g->d_codes, &g->ks, sl->d_var, sl->d_ends);
+        CK(cudaGetLastError());
+        CK(cudaMemcpyAsync(b->h_ends, sl->d_ends, (size_t)np * sizeof *b->h_ends, cudaMemcpyDeviceToHost, sl->st));
+        if (g->o.traceback_device) {
+            CK(cudaMemsetAsync(sl->d_hdr, 0, sizeof(uint32_t), sl->st));
+            mnw_gpu_run_trace(sl->st, sl->d_pairs, np, g->d_codes, g->ks.affine, sl->d_var, sl->d_ends,
+                              (uint32_t *)(sl->d_var + b->var_used), sl->d_hdr);
+            CK(cudaGetLastError());
+            CK(cudaMemcpyAsync(b->h_hdr, sl->d_hdr, (1 + 2 * (size_t)np) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                               sl->st));
+            CK(cudaEventRecord(sl->ev_hdr, sl->st));
+            sl->phase = 1;
+            return 0;
+        }
+        CK(cudaMemcpyAsync(b->h_var, sl->d_var, b->var_used, cudaMemcpyDeviceToHost, sl->st));
+    }
+    CK(cudaEventRecord(sl->ev_done, sl->st));
+    sl->phase = 2;
+    return 0;
+}
+
+/* 1 fired, 0 not yet, -1 error */
+static int fired(mnw_gpu *g, cudaEvent_t ev, mnw_err *e)
+{
+    cudaError_t rc = cudaEventQuery(ev);
+    if (rc == cudaErrorNotReady) return 0;
+    CK(rc);
+    return 1;
+}
+
+extern "C" int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e)
+{
+    *done = NULL;
+    CK(cudaSetDevice(g->dev));
+    for (int s = 0; s < 2; s++) {
+        slot *sl = &g->sl[s];
+        mnw_gpu_batch *b = sl->b;
+        if (!b) continue;
+        if (sl->phase == 1) {
+            int f = fired(g, sl->ev_hdr, e);
+            if (f < 0) return -1;
+            if (!f) continue;
+            size_t total = b->h_hdr[0];
+            if (total > b->packed_cap) {
+                if (b->h_packed) CK(cudaFreeHost(b->h_packed));
+                b->h_packed = NULL;
+                size_t cap = total + total / 4 + 4096;
+                CK(cudaMallocHost((void **)&b->h_packed, cap * sizeof(uint32_t)));
+                b->packed_cap = cap;
+            }
+            if (total)
+                CK(cudaMemcpyAsync(b->h_packed, sl->d_var + b->var_used, total * sizeof(uint32_t),
+                                   cudaMemcpyDeviceToHost, sl->st));
+            CK(cudaEventRecord(sl->ev_done, sl->st));
+            sl->phase = 2;
+        }
+        if (sl->phase == 2) {
+            int f = fired(g, sl->ev_done, e);
+            if (f < 0) return -1;
+            if (!f) continue;
+            sl->phase = 0;
+            sl->b = NULL;
+            g->stats.pairs += (uint64_t)b->np;
+            g->stats.cells += b->cells;
+            g->stats.batches++;
+            if (--g->inflight == 0) g->stats.busy_s += now_s() - g->busy_since;
+            __atomic_store_n(&b->state, B_DONE, __ATOMIC_RELEASE);
+            *done = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
+{
+    const mnw_gpu *g = b->g;
+    mnw_aln_clear(out);
+    out->score = b->h_ends[x].score;
+    if (g->o.traceback_device) {
+        uint32_t k = b->h_hdr[1 + x], off = b->h_hdr[1 + b->np + x];
+        mnw_aln_reserve(out, k);
+        const uint32_t *r = b->h_packed + off;
+        for (uint32_t t = 0; t < k; t++) out->ops[t] = r[k - 1 - t];
+        out->nops = k;
+        return;
+    }
+    const mnw_gpu_kpair *P = &b->h_pairs[x];
+    const mnw_gpu_kend *E = &b->h_ends[x];
+    const int aff = g->ks.affine;
+    mnw_dirview v = mnw_gpu_view(b->h_var + P->dir, P->m, aff);
+    mnw_aln_reserve(out, (size_t)P->m + (size_t)P->n);
+    out->nops = mnw_tb_walk(&v, aff, E->re, E->ce, mnw_seq_codes(g->seqs, b->pi[x]), P->m,
+                            mnw_seq_codes(g->seqs, b->pj[x]), P->n, out->ops);
+    mnw_aln_reverse(out);
+}
+
+extern "C" void mnw_gpu_batch_put(mnw_gpu_batch *b) { __atomic_store_n(&b->state, B_FREE, __ATOMIC_RELEASE); }
+
+extern "C" void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st)
+{
+    *st = g->stats;
+    if (g->inflight) st->busy_s += now_s() - g->busy_since;
+}

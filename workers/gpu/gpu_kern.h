@@ -1,0 +1,89 @@
+/* gpu_kern.h - private to workers/gpu: what the host side (gpu_dev.cu)
+ * passes to the kernels (gpu_dscan.cu, gpu_trace.cu) and the device layout
+ * of one pair's buffers.
+ *
+ * Direction bits (DScan-mNW): the rows of a pair are cut into blocks of 16
+ * (row block tg holds rows 16 tg + 1 .. 16 tg + 16); the thread computing a
+ * block writes, per column, one 32-bit word (linear gaps: bits 2k and 2k+1
+ * are A and B of the block's row k) or two (affine: a second word with A'
+ * and B' at the same positions). Word (tg, c) lies at index
+ *     (c - 1 + tg) * nrb + tg          (nrb = row blocks of the pair)
+ * so the 32 threads of a warp, which work on 32 consecutive blocks of one
+ * anti-diagonal, write 32 consecutive words (one 128-byte transaction).
+ * trace_walk.h's mnw_dirview reads this layout (rshift 4, sub_bits 2):
+ * mnw_gpu_view (below) builds the view. Bits A/B/A'/B' mean what trace.h
+ * says; they are those of the CPU kernels, so one walk serves both.
+ * Included by C (the host side) and CUDA files alike.
+ * Thread-safety: plain data.
+ */
+#ifndef MNW_GPU_KERN_H
+#define MNW_GPU_KERN_H
+
+#include <stdint.h>
+
+#include "trace_walk.h"
+
+#ifdef __CUDACC__
+#define MNW_GPU_HD static inline __host__ __device__
+#else
+#define MNW_GPU_HD static inline
+#endif
+
+#define MNW_GPU_RB 16 /* rows per block (one direction word) */
+#define MNW_GPU_NEG (-(1 << 30))
+
+/* One pair of a batch, as the kernels see it. Its buffers lie in the
+ * batch's variable region `var` at byte offsets dir, bnd and runs. */
+typedef struct {
+    uint64_t a, b;      /* offsets of the sequences' codes in the device copy */
+    int32_t m, n;       /* lengths (rows: a; columns: b); both >= 1 */
+    uint64_t dir;       /* its direction words (mnw_gpu_dir_bytes) */
+    uint64_t bnd;       /* its two boundary rows (mnw_gpu_bnd_ints ints) */
+    uint64_t runs;      /* its trace-back run slot (m + n uint32) */
+} mnw_gpu_kpair;
+
+/* What the matrix kernel finds per pair: the end cell and the score. */
+typedef struct {
+    int32_t score, re, ce, pad_;
+} mnw_gpu_kend;
+
+typedef struct {
+    int32_t match, mismatch, go, ge; /* penalties positive, as in score.h */
+    int32_t affine, free_ends;
+} mnw_gpu_kscore;
+
+MNW_GPU_HD int mnw_gpu_nrb(int m) { return (m + MNW_GPU_RB - 1) / MNW_GPU_RB; }
+
+/* Bytes of direction words of an m x n pair (256-byte aligned). */
+MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine)
+{
+    uint64_t nrb = (uint64_t)mnw_gpu_nrb(m);
+    uint64_t b = ((uint64_t)n + nrb - 1) * nrb * (affine ? 8u : 4u);
+    return (b + 255) & ~(uint64_t)255;
+}
+
+/* Ints of the two boundary rows (H, and E with affine gaps, columns 0..n). */
+MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int n, int affine)
+{
+    uint64_t w = ((uint64_t)n + 1 + 3) & ~(uint64_t)3;
+    return 2 * w * (affine ? 2u : 1u);
+}
+
+/* The view of a pair's direction words at `base` (trace_walk.h). */
+MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int affine)
+{
+    uint64_t W = affine ? 64 : 32, nrb = (uint64_t)mnw_gpu_nrb(m);
+    mnw_dirview v;
+    v.base = (const uint8_t *)base;
+    v.base_bit = 0;
+    v.row_bits = (nrb + 1) * W;
+    v.col_bits = nrb * W;
+    v.a_bit = 0;
+    v.b_bit = 1;
+    v.ext_bit = 32;
+    v.rshift = 4;
+    v.sub_bits = 2;
+    return v;
+}
+
+#endif

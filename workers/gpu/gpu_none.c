@@ -1,0 +1,57 @@
+/* gpu_none.c - gpu.h in a build without CUDA (no nvcc when it was built):
+ * no device is ever found, so the node dispatcher runs CPU workers only and
+ * says why. mnw_gpu_open always fails; the batch functions are never
+ * reached without an open device and abort if they are (a broken
+ * invariant, not a silent no-op). */
+#include "gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void unreachable(const char *f)
+{
+    fprintf(stderr, "mnw: %s:%d: %s called in a build without CUDA\n", __FILE__, __LINE__, f);
+    abort();
+}
+
+void mnw_gpu_opts_default(mnw_gpu_opts *o)
+{
+    o->traceback_device = 1;
+    o->mem_frac = 0.75;
+    o->host_bytes = (size_t)1 << 30;
+    o->max_pairs = 65536;
+    o->host_batches = 4;
+}
+
+const char *mnw_gpu_build(void) { return "built without CUDA"; }
+
+int mnw_gpu_count(const char **why)
+{
+    if (why) *why = "mnw was built without CUDA (no nvcc at build time)";
+    return 0;
+}
+
+mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o, mnw_err *e)
+{
+    (void)seqs, (void)sc, (void)o;
+    mnw_err_set(e, "GPU %d: mnw was built without CUDA", dev);
+    return NULL;
+}
+
+void mnw_gpu_close(mnw_gpu *g)
+{
+    if (g) unreachable(__func__);
+}
+const char *mnw_gpu_describe(const mnw_gpu *g) { return (void)g, unreachable(__func__), ""; }
+const char *mnw_gpu_busid(const mnw_gpu *g) { return (void)g, unreachable(__func__), ""; }
+const char *mnw_gpu_kernel_name(const mnw_gpu *g) { return (void)g, unreachable(__func__), ""; }
+mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g) { return (void)g, unreachable(__func__), NULL; }
+int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j) { return (void)b, (void)i, (void)j, unreachable(__func__), -1; }
+int mnw_gpu_batch_count(const mnw_gpu_batch *b) { return (void)b, unreachable(__func__), 0; }
+int mnw_gpu_can_launch(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0; }
+int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e) { return (void)g, (void)b, (void)e, unreachable(__func__), -1; }
+int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e) { return (void)g, (void)done, (void)e, unreachable(__func__), -1; }
+int mnw_gpu_inflight(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0; }
+void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out) { (void)b, (void)x, (void)out, unreachable(__func__); }
+void mnw_gpu_batch_put(mnw_gpu_batch *b) { (void)b, unreachable(__func__); }
+void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st) { (void)g, (void)st, unreachable(__func__); }
