@@ -7,23 +7,24 @@
 #include <time.h>
 
 #include "log.h"
+#include "nld_int.h"
 
-typedef struct {
-    const mnw_nld_cfg *cfg;
-    pthread_mutex_t mu;
-    pthread_cond_t work_cv, done_cv;
-    mnw_range *work; /* ring of pending work lists */
-    size_t work_cap, work_head, work_n;
-    mnw_result *done_head, *done_tail;
-    int no_more; /* the link has no more work */
-    int stop;    /* error: workers quit */
-    mnw_err werr;
-    int werr_set;
-    mnw_tb *tb; /* the trace-back thread */
-} nld_state;
+int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size)
+{
+    if (ngpus <= 0) return 0;
+    uint64_t wl = worklist_size ? worklist_size : 1;
+    uint64_t per_batch = ((uint64_t)gpu_batch + wl - 1) / wl + 1; /* a batch can straddle lists */
+    return (int)((uint64_t)ngpus * (2 * per_batch) + 1);
+}
 
-/* Records the first error and stops the workers; called with st->mu held. */
-static void fail_locked(nld_state *st, const mnw_err *e)
+int mnw_nld_finishers(const mnw_nld_cfg *cfg)
+{
+    if (cfg->ngpus <= 0) return 0;
+    int f = 2 * cfg->ngpus;
+    return f < cfg->workers ? f : cfg->workers;
+}
+
+void mnw_nld_fail_locked(nld_state *st, const mnw_err *e)
 {
     if (!st->werr_set) {
         st->werr = *e;
@@ -32,13 +33,34 @@ static void fail_locked(nld_state *st, const mnw_err *e)
     st->stop = 1;
     if (st->tb) mnw_tb_abort(st->tb); /* releases workers blocked in submit */
     CHECK_PT(pthread_cond_broadcast(&st->work_cv));
+    CHECK_PT(pthread_cond_signal(&st->done_cv));
 }
 
-static void push_done_locked(nld_state *st, mnw_result *res)
+void mnw_nld_push_done_locked(nld_state *st, mnw_result *res)
 {
     if (st->done_tail) st->done_tail->next = res;
     else st->done_head = res;
     st->done_tail = res;
+    CHECK_PT(pthread_cond_signal(&st->done_cv));
+}
+
+void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f)
+{
+    f->next = NULL;
+    if (st->fin_tail) st->fin_tail->next = f;
+    else st->fin_head = f;
+    st->fin_tail = f;
+    CHECK_PT(pthread_cond_signal(&st->work_cv));
+}
+
+int mnw_nld_take_locked(nld_state *st, mnw_range *r)
+{
+    if (st->work_n == 0) return 0;
+    *r = st->work[st->work_head];
+    st->work_head = (st->work_head + 1) % st->work_cap;
+    st->work_n--;
+    CHECK_PT(pthread_cond_signal(&st->done_cv)); /* queue ran lower: the comm thread may pull */
+    return 1;
 }
 
 /* The trace-back thread's deliver callback: a finished work list (or an
@@ -47,9 +69,8 @@ static void tb_deliver(void *ctx, mnw_result *res, const mnw_err *e)
 {
     nld_state *st = ctx;
     CHECK_PT(pthread_mutex_lock(&st->mu));
-    if (res) push_done_locked(st, res);
-    else fail_locked(st, e);
-    CHECK_PT(pthread_cond_signal(&st->done_cv));
+    if (res) mnw_nld_push_done_locked(st, res);
+    else mnw_nld_fail_locked(st, e);
     CHECK_PT(pthread_mutex_unlock(&st->mu));
 }
 
@@ -71,25 +92,40 @@ static void *worker_main(void *p)
     }
     mnw_cpu_worker w;
     mnw_cpu_worker_init(&w, st->cfg->js);
+    /* with GPUs the first mnw_nld_finishers() workers only finish GPU
+     * results, so a GPU never waits for its results to be taken while every
+     * worker is busy with a work list of its own */
+    const int align = st->cfg->ngpus == 0 || (st->cfg->cpu_align && a->id >= mnw_nld_finishers(st->cfg));
     for (;;) {
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        while (!st->stop && st->work_n == 0 && !st->no_more) CHECK_PT(pthread_cond_wait(&st->work_cv, &st->mu));
-        if (st->stop || st->work_n == 0) {
+        /* finish tasks first; then a work list (unless --cpu-align no);
+         * leave when no list and no finish task can come any more */
+        while (!st->stop && !st->fin_head && !(align && st->work_n) && !(st->no_more && !st->work_n && !st->gpu_active))
+            CHECK_PT(pthread_cond_wait(&st->work_cv, &st->mu));
+        if (st->stop) {
             CHECK_PT(pthread_mutex_unlock(&st->mu));
             break;
         }
-        mnw_range r = st->work[st->work_head];
-        st->work_head = (st->work_head + 1) % st->work_cap;
-        st->work_n--;
-        CHECK_PT(pthread_cond_signal(&st->done_cv)); /* queue ran lower: the comm thread may pull */
+        if (st->fin_head) {
+            nld_fin *f = st->fin_head;
+            st->fin_head = f->next;
+            if (!st->fin_head) st->fin_tail = NULL;
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            f->run(f, st, &w);
+            continue;
+        }
+        mnw_range r;
+        if (!align || !mnw_nld_take_locked(st, &r)) {
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            break;
+        }
         CHECK_PT(pthread_mutex_unlock(&st->mu));
 
         mnw_err e;
         if (st->cfg->tb_mode) { /* the result comes from the trace-back thread */
             if (mnw_cpu_worker_run_tb(&w, r, st->tb, &e)) {
                 CHECK_PT(pthread_mutex_lock(&st->mu));
-                fail_locked(st, &e);
-                CHECK_PT(pthread_cond_signal(&st->done_cv));
+                mnw_nld_fail_locked(st, &e);
                 CHECK_PT(pthread_mutex_unlock(&st->mu));
             }
             continue;
@@ -97,9 +133,8 @@ static void *worker_main(void *p)
         mnw_result *res = mnw_cpu_worker_run(&w, r, &e);
 
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        if (!res) fail_locked(st, &e);
-        else push_done_locked(st, res);
-        CHECK_PT(pthread_cond_signal(&st->done_cv));
+        if (!res) mnw_nld_fail_locked(st, &e);
+        else mnw_nld_push_done_locked(st, res);
         CHECK_PT(pthread_mutex_unlock(&st->mu));
     }
     mnw_cpu_worker_free(&w);
@@ -114,7 +149,8 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     CHECK_PT(pthread_mutex_init(&st.mu, NULL));
     CHECK_PT(pthread_cond_init(&st.work_cv, NULL));
     CHECK_PT(pthread_cond_init(&st.done_cv, NULL));
-    size_t target = (size_t)cfg->workers + (size_t)(cfg->prefetch > 0 ? cfg->prefetch : 0);
+    size_t target = (size_t)cfg->workers + (size_t)(cfg->prefetch > 0 ? cfg->prefetch : 0) +
+                    (size_t)mnw_nld_gpu_lists(cfg->ngpus, cfg->gpu_batch, cfg->worklist_size);
     st.work_cap = target + 1;
     st.work = mnw_xcalloc(st.work_cap, sizeof *st.work);
 
@@ -126,6 +162,19 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
         CHECK_PT(pthread_cond_destroy(&st.done_cv));
         CHECK_PT(pthread_mutex_destroy(&st.mu));
         return -1;
+    }
+    nld_gpu *gpu = NULL;
+    if (cfg->ngpus > 0) {
+        st.gpu_active = 1;
+        gpu = mnw_nld_gpu_start(&st, e);
+        if (!gpu) {
+            mnw_tb_stop(st.tb, NULL);
+            free(st.work);
+            CHECK_PT(pthread_cond_destroy(&st.work_cv));
+            CHECK_PT(pthread_cond_destroy(&st.done_cv));
+            CHECK_PT(pthread_mutex_destroy(&st.mu));
+            return -1;
+        }
     }
     pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
     worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);
@@ -200,9 +249,11 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
             CHECK_PT(pthread_cond_broadcast(&st.work_cv));
             break;
         }
+        if (st.stop) break;
     }
     if (st.stop) CHECK_PT(pthread_cond_broadcast(&st.work_cv));
     CHECK_PT(pthread_mutex_unlock(&st.mu));
+    if (gpu) mnw_nld_gpu_join(gpu); /* after an error it stops on st.stop */
     for (int k = 0; k < cfg->workers; k++) CHECK_PT(pthread_join(th[k], NULL));
     mnw_tb_stop(st.tb, NULL); /* every submitted list delivered (or discarded after an abort) */
     if (!rc && st.werr_set) {

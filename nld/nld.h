@@ -5,8 +5,11 @@
  * The link abstracts where work comes from: in one process it calls the
  * CLD directly (main.c); with MPI (a later transport) it exchanges messages.
  * Ownership: results are handed to link->deliver, which takes them.
- * Threads: the comm thread (the caller), cfg->workers CPU workers, and one
- * trace-back thread (workers/tb/tb_thread.h), which rebuilds alignments from
+ * Threads: the comm thread (the caller), cfg->workers CPU workers, the GPU
+ * dispatcher thread when cfg->ngpus > 0 (nld_gpu.c: it takes work lists
+ * from the same queue, runs them on every device, and queues their results
+ * as finish tasks that the CPU workers complete before taking new lists),
+ * and one trace-back thread (workers/tb/tb_thread.h), which rebuilds alignments from
  * the direction matrices that matrices-only workers hand over (the GPU
  * path's hand-over; with cfg->tb_mode the CPU workers use it too) and
  * delivers those results into the same done queue.
@@ -50,7 +53,22 @@ typedef struct {
     int slot0;            /* cores taken by other ranks on this host */
     int tb_mode;          /* 1: workers compute matrices only; the
                              trace-back thread traces (workers/tb) */
+    /* GPUs (workers/gpu): device ids to open (ngpus of them; 0: none) */
+    int ngpus;
+    const int *gpu_ids;
+    int tb_device;        /* GPU trace-back on the device (1) or the host (0) */
+    int gpu_batch;        /* pairs per GPU batch at most */
+    int cpu_align;        /* 0: CPU workers only finish GPU results */
+    uint64_t worklist_size; /* pairs per work list (sizes the GPU's share of the queue) */
 } mnw_nld_cfg;
+
+/* Work lists a node with these GPUs keeps queued for them: two batches in
+ * flight per device plus one being filled. */
+int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size);
+
+/* CPU workers that only finish GPU results (never align a work list of
+ * their own): 2 per GPU, at most all of them; 0 without GPUs. */
+int mnw_nld_finishers(const mnw_nld_cfg *cfg);
 
 /* Runs until the link has no more work and every result is delivered.
  * Returns 0, or -1 with e set (a worker or delivery failed; all threads are

@@ -18,6 +18,7 @@
 #include "nw_cpu.h"
 #include "opts.h"
 #include "topo.h"
+#include "gpu.h"
 #include "outdir.h"
 #include "wire.h"
 #include "writer.h"
@@ -28,6 +29,8 @@ typedef struct {
     int32_t workers;
     char isa[48]; /* "avx512 (32 lanes of int16)" */
     int32_t tb_mode;
+    int32_t ngpus;     /* GPUs this rank drives */
+    int32_t gpu_lists; /* work lists its GPUs keep queued (mnw_nld_gpu_lists) */
 } node_info;
 
 /* The first broadcast: did rank 0 read the input, and how big is the job. */
@@ -76,6 +79,47 @@ static int node_workers(const mnw_opts *o)
 }
 
 static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok ? &topo : NULL; }
+
+/* This node's GPUs (--gpus), chosen once by main before any thread starts. */
+#define MAX_GPUS 64
+static int gpu_ids[MAX_GPUS], ngpus;
+static const char *gpu_why; /* why none, for the log */
+
+/* Resolves --gpus against the devices this process sees. 0, or -1 with e. */
+static int select_gpus(const mnw_opts *o, mnw_err *e)
+{
+    ngpus = 0;
+    if (!strcmp(o->gpus, "none")) {
+        gpu_why = "--gpus none";
+        return 0;
+    }
+    int have = mnw_gpu_count(&gpu_why);
+    if (!strcmp(o->gpus, "auto")) {
+        for (int k = 0; k < have && k < MAX_GPUS; k++) gpu_ids[ngpus++] = k;
+        return 0;
+    }
+    for (const char *p = o->gpus; *p;) {
+        char *end;
+        long id = strtol(p, &end, 10);
+        if (end == p) return mnw_err_set(e, "--gpus %s: not a list of device ids", o->gpus);
+        if (id >= have)
+            return mnw_err_set(e, "--gpus %s: GPU %ld asked for, but this node has %d (%s)", o->gpus, id, have,
+                               have ? "CUDA_VISIBLE_DEVICES applies" : gpu_why);
+        for (int k = 0; k < ngpus; k++)
+            if (gpu_ids[k] == id) return mnw_err_set(e, "--gpus %s: GPU %ld named twice", o->gpus, id);
+        if (ngpus == MAX_GPUS) return mnw_err_set(e, "--gpus %s: more than %d GPUs", o->gpus, MAX_GPUS);
+        gpu_ids[ngpus++] = (int)id;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return 0;
+}
+
+static mnw_nld_cfg nld_cfg(const mnw_opts *o, const mnw_job_spec *js, int workers, int slot0, uint64_t wl)
+{
+    mnw_nld_cfg cfg = {js, workers, o->prefetch, node_topo(o), slot0, o->tb_mode,
+                       ngpus, gpu_ids, o->tb_device, o->gpu_batch, o->cpu_align, wl};
+    return cfg;
+}
 
 /* Ranks sharing a host take consecutive cores: the first core slot of
  * this rank's workers. */
@@ -147,15 +191,17 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
              o->sc.gap_open, o->sc.gap_extend, mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
              o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
              o->iddef.countends ? "" : " (countends=no)");
-    uint64_t all_workers = 0;
+    uint64_t all_workers = 0, all_gpu_lists = 0;
     for (int r = 0; r < size; r++) {
         all_workers += (uint64_t)nodes[r].workers;
-        LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s", r, nodes[r].host, nodes[r].workers, nodes[r].isa,
-                 nodes[r].tb_mode ? "by the trace-back thread (--traceback-thread)" : "in the workers");
+        all_gpu_lists += (uint64_t)nodes[r].gpu_lists;
+        LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s; %d GPU%s", r, nodes[r].host, nodes[r].workers,
+                 nodes[r].isa, nodes[r].tb_mode ? "by the trace-back thread (--traceback-thread)" : "in the workers",
+                 nodes[r].ngpus, nodes[r].ngpus == 1 ? "" : "s");
     }
     /* Reorder window: room for every node to keep its queue full twice over. */
     uint64_t window = o->reorder_window > 0 ? (uint64_t)o->reorder_window
-                                            : 2 * (all_workers + (uint64_t)size * (uint64_t)(o->prefetch + 1));
+                                            : 2 * (all_workers + all_gpu_lists + (uint64_t)size * (uint64_t)(o->prefetch + 1));
     if (o->reorder_window <= 0 && window < 64) window = 64;
     LOG_INFO("%d rank%s, %llu CPU workers in all; work lists of %llu pairs, reorder window %llu lists", size,
              size == 1 ? "" : "s", (unsigned long long)all_workers, (unsigned long long)o->worklist_size,
@@ -191,7 +237,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
         net.tick_ctx = &pc;
     }
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
-    mnw_nld_cfg cfg = {&js, workers, o->prefetch, node_topo(o), first_slot(nodes, 0), o->tb_mode};
+    mnw_nld_cfg cfg = nld_cfg(o, &js, workers, first_slot(nodes, 0), jset->worklist_size);
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
     if (!rc && size > 1) rc = mnw_cldnet_finish(&net, e);
@@ -228,7 +274,7 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
-    mnw_nld_cfg cfg = {&js, node_workers(o), o->prefetch, node_topo(o), first_slot(nodes, mnw_mpi_rank()), o->tb_mode};
+    mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size);
     mnw_nldnet net;
     mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);
     mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);
@@ -306,6 +352,8 @@ static int run(mnw_opts *o)
     me.workers = node_workers(o);
     snprintf(me.isa, sizeof me.isa, "%s (%d lanes of int16)", mnw_cpu_isa(), mnw_cpu_lanes());
     me.tb_mode = o->tb_mode;
+    me.ngpus = ngpus;
+    me.gpu_lists = mnw_nld_gpu_lists(ngpus, o->gpu_batch, jset.worklist_size);
     node_info *nodes = mnw_xcalloc((size_t)size, sizeof *nodes);
     if (size > 1)
         CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
@@ -316,6 +364,9 @@ static int run(mnw_opts *o)
         mnw_topo_describe(&topo, desc, sizeof desc);
         LOG_INFO("topology: %s; workers %s", desc, o->bind ? "bound one per core" : "not bound (--bind no)");
     }
+    if (ngpus) LOG_INFO("GPUs: %d (%s); CPU workers %s", ngpus, mnw_gpu_build(),
+                        o->cpu_align ? "align too and finish GPU results" : "only finish GPU results (--cpu-align no)");
+    else LOG_INFO("GPUs: none (%s)", gpu_why ? gpu_why : "?");
     if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
     if (rank != 0) {
         mnw_log_set_stderr_level(o->quiet ? MNW_LOG_WARN : MNW_LOG_INFO);
@@ -359,6 +410,9 @@ int main(int argc, char **argv)
         mnw_err_set(&e, "this CPU lacks SSE4.1, which mnw's CPU worker needs");
         report("error", &e);
         rc = 1;
+    } else if (!o.help && !o.version && select_gpus(&o, &e)) {
+        report(NULL, &e);
+        rc = 2;
     }
     /* a bad command line on any rank stops them all */
     int worst = rc;

@@ -27,6 +27,11 @@ static const optdef optdefs[] = {
     {"threads", 't', T_VALUE, "N", "CPU worker threads (default: cores of the process binding - 2, at least 1)"},
     {"bind", 0, T_VALUE, "yes|no", "bind each CPU worker to its own core (default yes)"},
     {"traceback-thread", 0, T_FLAG, NULL, "CPU workers compute direction matrices only; the trace-back thread traces"},
+    {"gpus", 0, T_VALUE, "auto|none|LIST", "GPUs to use: all visible (auto, the default), none, or ids like 0,2"},
+    {"traceback", 0, T_VALUE, "device|host", "GPU trace-back on the device (default) or from direction words on the host"},
+    {"gpu-kernel", 0, T_VALUE, "auto|dscan", "GPU kernel (default auto: chosen per device and length; docs/GPU.md)"},
+    {"gpu-batch", 0, T_VALUE, "N", "pairs per GPU batch at most (default 65536)"},
+    {"cpu-align", 0, T_VALUE, "yes|no", "CPU workers align pairs too (default yes); no: they only finish GPU results"},
     {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
     {"mismatch", 0, T_VALUE, "N", "score of different bases, <= 0 (default -5)"},
     {"gap", 0, T_VALUE, "N", "linear gap penalty per column (default 10)"},
@@ -64,6 +69,11 @@ void mnw_opts_init(mnw_opts *o)
     o->prefetch = 1;
     o->bind = 1;
     o->rank_timeout = 60;
+    o->gpus = mnw_xstrdup("auto");
+    o->tb_device = 1;
+    o->gpu_kernel = mnw_xstrdup("auto");
+    o->gpu_batch = 65536;
+    o->cpu_align = 1;
 }
 
 void mnw_opts_free(mnw_opts *o)
@@ -79,6 +89,8 @@ void mnw_opts_free(mnw_opts *o)
     free(o->input);
     free(o->outdir);
     free(o->config);
+    free(o->gpus);
+    free(o->gpu_kernel);
     memset(o, 0, sizeof *o);
 }
 
@@ -95,7 +107,8 @@ int mnw_opts_takes_value(const char *key)
     return d ? d->type == T_VALUE : -1;
 }
 
-static const char *const node_local_keys[] = {"threads", "prefetch", "bind", "traceback-thread"};
+static const char *const node_local_keys[] = {"threads", "prefetch", "bind", "traceback-thread", "gpus",
+                                              "traceback", "gpu-kernel", "gpu-batch", "cpu-align"};
 
 int mnw_opts_node_local(const char *key)
 {
@@ -110,7 +123,7 @@ int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, co
     if (!*pattern) return mnw_err_set(e, "%s: a host rule needs a host name pattern", where);
     if (mnw_opts_takes_value(key) < 0) return mnw_err_set(e, "%s: unknown key '%s' (see mnw --help)", where, key);
     if (!mnw_opts_node_local(key))
-        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads, prefetch, bind and traceback-thread may be set", where,
+        return mnw_err_set(e, "%s: '%s' is a job-wide setting; per host only threads, prefetch, bind, traceback-thread, gpus, traceback, gpu-kernel, gpu-batch and cpu-align may be set", where,
                            key);
     if (!value || !*value) return mnw_err_set(e, "%s: '%s' needs a value", where, key);
     o->rules = mnw_xrealloc(o->rules, (o->nrules + 1) * sizeof *o->rules);
@@ -243,6 +256,24 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
     else if (!strcmp(key, "force")) o->force = flag;
     else if (!strcmp(key, "traceback-thread")) o->tb_mode = flag;
+    else if (!strcmp(key, "gpus")) {
+        if (strcmp(v, "auto") && strcmp(v, "none") && (!*v || strspn(v, "0123456789,") != strlen(v)))
+            return mnw_err_set(e, "%s: gpus takes auto, none or a list of device ids like 0,2, not '%s'", where, v);
+        free(o->gpus);
+        o->gpus = mnw_xstrdup(v);
+    } else if (!strcmp(key, "traceback")) {
+        if (strcmp(v, "device") && strcmp(v, "host"))
+            return mnw_err_set(e, "%s: traceback takes device or host, not '%s'", where, v);
+        o->tb_device = !strcmp(v, "device");
+    } else if (!strcmp(key, "gpu-kernel")) {
+        if (strcmp(v, "auto") && strcmp(v, "dscan"))
+            return mnw_err_set(e, "%s: gpu-kernel takes auto or dscan, not '%s'", where, v);
+        free(o->gpu_kernel);
+        o->gpu_kernel = mnw_xstrdup(v);
+    } else if (!strcmp(key, "gpu-batch")) INT_OPT(1, 1 << 24, o->gpu_batch);
+    else if (!strcmp(key, "cpu-align")) {
+        if (parse_bool(v, &o->cpu_align)) return mnw_err_set(e, "%s: cpu-align takes yes or no, not '%s'", where, v);
+    }
     else if (!strcmp(key, "quiet")) o->quiet = flag;
     else if (!strcmp(key, "help")) o->help = flag;
     else if (!strcmp(key, "version")) o->version = flag;

@@ -37,6 +37,11 @@ typedef struct {
     int prefetch;       /* node-local: lists queued beyond one per worker */
     int bind;           /* node-local: bind workers to cores (hwloc) */
     int tb_mode;        /* node-local: --traceback-thread */
+    char *gpus;         /* node-local: "auto", "none" or "0,2" */
+    int tb_device;      /* node-local: GPU trace-back on the device (1) or the host (0) */
+    char *gpu_kernel;   /* node-local: "auto" or a kernel name */
+    int gpu_batch;      /* node-local: pairs per GPU batch at most */
+    int cpu_align;      /* node-local: CPU workers align pairs (1) or only finish GPU results (0) */
     int reorder_window; /* CLD: lists ahead of the watermark; 0 = auto */
     int rank_timeout;   /* MPI: seconds of silence before a rank counts as lost */
     int help, version;
@@ -53,7 +58,8 @@ void mnw_opts_free(mnw_opts *o);
 int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e);
 /* 1 if the option takes a value. -1 if unknown. */
 int mnw_opts_takes_value(const char *key);
-/* 1 if the option may differ from node to node (threads, prefetch, bind). */
+/* 1 if the option may differ from node to node (threads, prefetch, bind, the
+ * GPU settings). */
 int mnw_opts_node_local(const char *key);
 /* Records a per-node setting; checks that key is node-local. */
 int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, const char *value, const char *where,

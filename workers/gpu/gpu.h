@@ -47,7 +47,7 @@ typedef struct {
     int host_batches;     /* host batches (>= 2): finished ones wait for their finishers */
 } mnw_gpu_opts;
 
-/* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 4 batches. */
+/* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches. */
 void mnw_gpu_opts_default(mnw_gpu_opts *o);
 
 /* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */

@@ -1,0 +1,50 @@
+# t_gpu_e2e.sh - bin/mnw with GPUs end to end (needs a CUDA device; run by
+# `make test-gpu`): on real 16S genes (16s-200, and 80 RDP gold genes of
+# which 40 carry IUPAC codes) the outputs (pairs.tsv.gz with CIGARs,
+# dist.column.gz, dist.phylip) are byte for byte those of the CPU-only run,
+# in every scoring mode, with device and host trace-back, GPU only or with
+# the CPU workers aligning too, tiny batches and work lists that straddle
+# batches, and two MPI ranks (one CPU-only, one with the GPU). Bad --gpus
+# values are refused with a clear message.
+source "$(dirname "$0")/../lib.sh"
+cd "$TMP"
+cp "$TDATA/16s-200.fa" s200.fa
+zcat "$TDATA/gold-sample.fa.gz" | awk '
+    function flush() { if (h == "") return; if (toupper(s) ~ /[RYSWKMBDHVN]/) { if (a < 40) { printf "%s\n%s", h, s; a++ } }
+                       else if (b < 40) { printf "%s\n%s", h, s; b++ } }
+    /^>/ { flush(); h = $0; s = ""; next } { s = s $0 "\n" } END { flush() }' > gold80.fa
+
+# byte-identical outputs (the gzip files themselves, not only their text)
+same_bytes() { cmp -s "$1/pairs.tsv.gz" "$2/pairs.tsv.gz" && cmp -s "$1/dist.column.gz" "$2/dist.column.gz" &&
+               cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
+
+ok "mnw sees a GPU (log names it)" "$MNW" -q -i gold80.fa -o probe --cigar
+check "the log names the GPU and the kernel" 'grep -q "GPU 0: .*kernel" probe/mnw.log'
+
+modes=("lin:" "aff:--gap-open 16 --gap-extend 4" "fe:--free-end-gaps" "afe:--match 2 --mismatch -3 --gap-open 5 --gap-extend 2 --free-end-gaps")
+for f in s200 gold80; do
+    for md in "${modes[@]}"; do
+        name=${md%%:*}; sc=${md#*:}
+        "$MNW" -q -i $f.fa -o cpu-$f-$name --cigar --phylip --gpus none $sc
+        for v in "--traceback device" "--traceback host" "--cpu-align no" "--cpu-align no --gpu-batch 7 --worklist-size 5" \
+                 "--traceback host --cpu-align no --gpu-batch 1000 --worklist-size 333"; do
+            rm -rf gpu
+            ok "$f $name: mnw runs with the GPU ($v)" "$MNW" -q -i $f.fa -o gpu --cigar --phylip $sc $v
+            check "$f $name: byte-identical to the CPU run ($v)" 'same_bytes cpu-$f-$name gpu'
+        done
+    done
+done
+check "--cpu-align no: the GPU did the pairs (log)" 'grep -q "GPU 0: [0-9]* pairs in" gpu/mnw.log'
+
+# a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the GPU
+rm -rf mpi
+ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the GPU" "${MPIRUN[@]}" -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --gpus none --threads 2 : \
+    -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --threads 2
+check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-s200-lin mpi'
+
+# bad settings
+"$MNW" -q -i s200.fa -o bad --gpus 7 >bad.out 2>&1; rc=$?
+check "--gpus 7 (no such device): exit 2 with a message naming it" '[ $rc -eq 2 ] && grep -q "GPU 7 asked for" bad.out && [ ! -e bad ]'
+"$MNW" -q -i s200.fa -o bad --traceback sideways >bad.out 2>&1; rc=$?
+check "--traceback sideways: exit 2" '[ $rc -eq 2 ] && grep -q "traceback takes device or host" bad.out'
+finish
