@@ -47,10 +47,13 @@ LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) -lz -lm -pthread $(SAN)
 ifneq ($(NVCC),)
 CUDA_HOME := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart_static.a $(CUDA_HOME)/targets/x86_64-linux/lib/libcudart_static.a $(CUDA_HOME)/lib/x86_64-linux-gnu/libcudart_static.a))
+NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p')
+# Debian 12's nvcc (CUDA 11.8) takes g++ 11 at most: use it when it is there
+NVCC_CCBIN := $(if $(filter 11.%,$(NVCC_VERSION)),$(if $(shell command -v g++-11 2>/dev/null),-ccbin g++-11))
 GPU_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
-NVFLAGS := -O3 -std=c++17 $(GPU_ARCH) -Xcompiler -Wall,-Wextra,-pthread -D_GNU_SOURCE -MMD -MP \
+NVFLAGS := $(NVCC_CCBIN) -O3 -std=c++17 $(GPU_ARCH) -Xcompiler -Wall,-Wextra,-pthread,-fno-threadsafe-statics,-fno-exceptions -D_GNU_SOURCE -MMD -MP \
            -Isrc -Iworkers/tb -Iworkers/gpu $(NVFLAGS_EXTRA)
-LDLIBS  += $(if $(CUDA_LIBDIR),-L$(dir $(CUDA_LIBDIR))) -lcudart_static -ldl -lrt -lstdc++
+LDLIBS  += $(if $(CUDA_LIBDIR),-L$(dir $(CUDA_LIBDIR))) -lcudart_static -ldl -lrt
 endif
 
 B ?= build
@@ -71,7 +74,7 @@ TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 all: $(BIN)/mnw
 
 info:
-	@echo "cc: $(CC)"; echo "nvcc: $(or $(NVCC),not found)"; echo "cudart: $(or $(CUDA_LIBDIR),none)"; \
+	@echo "cc: $(CC)"; echo "nvcc: $(or $(NVCC),not found)"; echo "cudart: $(or $(CUDA_LIBDIR),none) $(NVCC_VERSION) $(NVCC_CCBIN)"; \
 	echo "mpicc: $(or $(MPICC),not found)"; echo "hwloc: $(or $(HWLOC),not found)"
 
 # SIMD kernels: one source compiled per instruction set (never -march=native).

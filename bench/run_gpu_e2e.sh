@@ -16,8 +16,7 @@ t1=$(date +%s.%N)
 line=$(grep 'INFO done:' "$out/mnw.log" | tail -1)
 pairs=$(sed -E 's/.*done: ([0-9]+) pairs.*/\1/' <<<"$line")
 gcups=$(sed -E 's/.* ([0-9.]+) GCUPS.*/\1/' <<<"$line")
-wall=$(echo "$t1 - $t0" | bc -l)
-printf '%-28s pairs %10s  wall %8.2f s  %10.0f pairs/s  %8s GCUPS  (%s)\n' "$label" "$pairs" "$wall" \
-    "$(echo "$pairs / $wall" | bc -l)" "$gcups" "$*"
+awk -v l="$label" -v p="$pairs" -v a="$t0" -v b="$t1" -v g="$gcups" -v o="$*" \
+    'BEGIN { w = b - a; printf "%-28s pairs %10s  wall %8.2f s  %10.0f pairs/s  %8s GCUPS  (%s)\n", l, p, w, p / w, g, o }'
 grep -E 'GPU [0-9]+: ' "$out/mnw.log" | sed 's/^[^]]*] /    /'
 du -sh "$out" | sed 's/^/    outputs: /'

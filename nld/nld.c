@@ -17,6 +17,13 @@ int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size)
     return (int)((uint64_t)ngpus * (2 * per_batch) + 1);
 }
 
+int mnw_nld_gpu_reserve(const mnw_nld_cfg *cfg)
+{
+    if (cfg->ngpus <= 0) return 0;
+    uint64_t wl = cfg->worklist_size ? cfg->worklist_size : 1;
+    return (int)(((uint64_t)cfg->gpu_batch + wl - 1) / wl) * cfg->ngpus;
+}
+
 int mnw_nld_finishers(const mnw_nld_cfg *cfg)
 {
     if (cfg->ngpus <= 0) return 0;
@@ -115,6 +122,31 @@ static void *worker_main(void *p)
             continue;
         }
         mnw_range r;
+        /* with GPUs, leave the last lists of the queue to them: a GPU does a
+         * list in milliseconds, a CPU worker in about a second, so at the end
+         * of a job a CPU worker would only make the run longer */
+        if (align && st->cfg->ngpus && (st->no_more || st->work_n <= (size_t)mnw_nld_gpu_reserve(st->cfg))) {
+            if (st->no_more && !st->work_n && !st->gpu_active) {
+                CHECK_PT(pthread_mutex_unlock(&st->mu));
+                break;
+            }
+            if (st->no_more) { /* only finish tasks can come now */
+                CHECK_PT(pthread_cond_wait(&st->work_cv, &st->mu));
+                CHECK_PT(pthread_mutex_unlock(&st->mu));
+                continue;
+            }
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 20000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            int wr = pthread_cond_timedwait(&st->work_cv, &st->mu, &ts);
+            if (wr != 0 && wr != ETIMEDOUT) mnw_die_rc(__FILE__, __LINE__, "pthread_cond_timedwait", wr);
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            continue;
+        }
         if (!align || !mnw_nld_take_locked(st, &r)) {
             CHECK_PT(pthread_mutex_unlock(&st->mu));
             break;

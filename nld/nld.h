@@ -66,6 +66,15 @@ typedef struct {
  * flight per device plus one being filled. */
 int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size);
 
+/* Work lists the CLD's automatic reorder window adds per GPU (~1.3 M pairs
+ * of 5,000: a few seconds of a GPU, longer than a CPU worker's list). */
+#define MNW_GPU_WINDOW_LISTS 256
+
+/* Lists of the queue CPU workers leave to the GPUs (a batch's worth per
+ * GPU): a CPU worker takes a list only while more are queued, and none once
+ * the CLD has no more (the end of the job is the GPUs'). */
+int mnw_nld_gpu_reserve(const mnw_nld_cfg *cfg);
+
 /* CPU workers that only finish GPU results (never align a work list of
  * their own): 2 per GPU, at most all of them; 0 without GPUs. */
 int mnw_nld_finishers(const mnw_nld_cfg *cfg);

@@ -191,17 +191,22 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
              o->sc.gap_open, o->sc.gap_extend, mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
              o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
              o->iddef.countends ? "" : " (countends=no)");
-    uint64_t all_workers = 0, all_gpu_lists = 0;
+    uint64_t all_workers = 0, all_gpu_lists = 0, all_gpus = 0;
     for (int r = 0; r < size; r++) {
         all_workers += (uint64_t)nodes[r].workers;
         all_gpu_lists += (uint64_t)nodes[r].gpu_lists;
+        all_gpus += (uint64_t)nodes[r].ngpus;
         LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s; %d GPU%s", r, nodes[r].host, nodes[r].workers,
                  nodes[r].isa, nodes[r].tb_mode ? "by the trace-back thread (--traceback-thread)" : "in the workers",
                  nodes[r].ngpus, nodes[r].ngpus == 1 ? "" : "s");
     }
-    /* Reorder window: room for every node to keep its queue full twice over. */
+    /* Reorder window: room for every node to keep its queue full twice over,
+     * and per GPU room for what it finishes while a CPU worker is still on
+     * an older list (a GPU does a CPU worker's list in a few ms: without it
+     * the oldest CPU list would hold the GPUs back; docs/GPU.md). */
     uint64_t window = o->reorder_window > 0 ? (uint64_t)o->reorder_window
-                                            : 2 * (all_workers + all_gpu_lists + (uint64_t)size * (uint64_t)(o->prefetch + 1));
+                                            : 2 * (all_workers + all_gpu_lists + (uint64_t)size * (uint64_t)(o->prefetch + 1)) +
+                                                  MNW_GPU_WINDOW_LISTS * all_gpus;
     if (o->reorder_window <= 0 && window < 64) window = 64;
     LOG_INFO("%d rank%s, %llu CPU workers in all; work lists of %llu pairs, reorder window %llu lists", size,
              size == 1 ? "" : "s", (unsigned long long)all_workers, (unsigned long long)o->worklist_size,
