@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # scripts/deps.sh - installs, with apt-get, what mnw needs to build (build)
-# or to build and run its tests and benchmarks (test). Installs only what is
-# missing; needs root (or sudo) when something is. Debian 12 / Ubuntu 22.04+.
+# or to build and run its tests and benchmarks (test), or nvcc to build the
+# GPU code (cuda: Debian's nvidia-cuda-toolkit, from the contrib and non-free
+# sections, which it enables; about 1.6 GB; CI uses it to compile the CUDA
+# code). Installs only what is missing; needs root (or sudo) when something
+# is. Debian 12 / Ubuntu 22.04+.
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
 test_pkgs="$build_pkgs libparasail-dev vsearch emboss mothur python3 python3-biopython"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 case "$what" in
     build) pkgs=$build_pkgs ;;
     test) pkgs=$test_pkgs ;;
-    *) echo "usage: $0 build|test" >&2; exit 2 ;;
+    cuda)
+        pkgs="nvidia-cuda-toolkit"
+        command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] && exit 0
+        if grep -qi '^ID=debian' /etc/os-release; then # the toolkit is in non-free, its driver parts in contrib
+            for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+                [ -f "$f" ] && $SUDO sed -i -E '/^deb(-src)? /{/ contrib/! s/ main( |$)/ main contrib\1/; / non-free( |$)/! s/ main contrib( |$)/ main contrib non-free\1/}' "$f"
+            done
+            for f in /etc/apt/sources.list.d/*.sources; do
+                [ -f "$f" ] && $SUDO sed -i -E '/^Components:/{/ contrib/! s/$/ contrib/; / non-free( |$)/! s/$/ non-free/}' "$f"
+            done
+        fi ;;
+    *) echo "usage: $0 build|test|cuda" >&2; exit 2 ;;
 esac
 missing=()
 for p in $pkgs; do
@@ -17,8 +33,6 @@ for p in $pkgs; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
