@@ -68,6 +68,10 @@ typedef struct {
     gbatch *filling; /* batch being filled, or NULL */
     gbatch *launched[8]; /* by host batch, to find its segments when done */
     int nlaunched;
+    /* seconds with no batch on the device, waiting for work lists (the
+     * queue was empty) or for finishers (every host batch still lent) */
+    double idle_work, idle_fin, t_last;
+    int no_batch; /* the last fill found no free host batch */
 } gdev;
 
 struct nld_gpu {
@@ -173,8 +177,10 @@ static int fill(nld_gpu *G, gdev *d, int *end)
     nld_state *st = G->st;
     const mnw_seqset *S = st->cfg->js->spec->seqs;
     *end = 0;
+    d->no_batch = 0;
     if (!d->filling) {
         mnw_gpu_batch *b = mnw_gpu_batch_get(d->g);
+        d->no_batch = !b;
         if (!b) return 0;
         d->filling = mnw_xcalloc(1, sizeof *d->filling);
         d->filling->b = b;
@@ -301,6 +307,12 @@ static void *gpu_main(void *p)
                 unlock(st);
             }
             inflight += d->nlaunched + (d->filling && mnw_gpu_batch_count(d->filling->b) > 0);
+            double now = mnw_now();
+            if (d->nlaunched == 0 && d->t_last > 0 && !end) {
+                if (d->no_batch) d->idle_fin += now - d->t_last;
+                else d->idle_work += now - d->t_last;
+            }
+            d->t_last = now;
         }
         if (end && inflight == 0 && !G->cur) break;
         if (!busy) {
@@ -314,9 +326,10 @@ static void *gpu_main(void *p)
         mnw_gpu_stats gs;
         mnw_gpu_get_stats(d->g, &gs);
         if (ok)
-            LOG_INFO("GPU %d: %llu pairs in %llu batches, %.2f GCUPS while busy (%.1fs busy)", d->id,
-                     (unsigned long long)gs.pairs, (unsigned long long)gs.batches,
-                     gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s);
+            LOG_INFO("GPU %d: %llu pairs in %llu batches, %.2f GCUPS while busy (%.1fs busy; idle %.1fs waiting for "
+                     "work lists, %.1fs for finishers)",
+                     d->id, (unsigned long long)gs.pairs, (unsigned long long)gs.batches,
+                     gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_work, d->idle_fin);
     }
     /* after an error: wait for the finishers to give every batch back */
     lock(st);
