@@ -370,7 +370,7 @@ static int run(mnw_opts *o)
         LOG_INFO("topology: %s; workers %s", desc, o->bind ? "bound one per core" : "not bound (--bind no)");
     }
     if (ngpus) LOG_INFO("GPUs: %d (%s); CPU workers %s", ngpus, mnw_gpu_build(),
-                        o->cpu_align ? "align too and finish GPU results" : "only finish GPU results (--cpu-align no)");
+                        o->cpu_align ? "align too and finish GPU results (--cpu-align yes)" : "only finish GPU results (default; --cpu-align yes to align too)");
     else LOG_INFO("GPUs: none (%s)", gpu_why ? gpu_why : "?");
     if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
     if (rank != 0) {

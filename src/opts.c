@@ -31,7 +31,7 @@ static const optdef optdefs[] = {
     {"traceback", 0, T_VALUE, "device|host", "GPU trace-back on the device (default) or from direction words on the host"},
     {"gpu-kernel", 0, T_VALUE, "auto|dscan", "GPU kernel (default auto: chosen per device and length; docs/GPU.md)"},
     {"gpu-batch", 0, T_VALUE, "N", "pairs per GPU batch at most (default 65536)"},
-    {"cpu-align", 0, T_VALUE, "yes|no", "CPU workers align pairs too (default yes); no: they only finish GPU results"},
+    {"cpu-align", 0, T_VALUE, "yes|no", "with GPUs, CPU workers also align work lists (default no: they finish GPU results)"},
     {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
     {"mismatch", 0, T_VALUE, "N", "score of different bases, <= 0 (default -5)"},
     {"gap", 0, T_VALUE, "N", "linear gap penalty per column (default 10)"},
@@ -73,7 +73,7 @@ void mnw_opts_init(mnw_opts *o)
     o->tb_device = 1;
     o->gpu_kernel = mnw_xstrdup("auto");
     o->gpu_batch = 65536;
-    o->cpu_align = 1;
+    o->cpu_align = 0;
 }
 
 void mnw_opts_free(mnw_opts *o)
