@@ -64,3 +64,12 @@ rank_pid() {
     done
     return 1
 }
+
+# gold80 OUT : 80 genes of the RDP gold sample, 40 with IUPAC codes and 40
+# without (the real-data set of the scoring-mode checks)
+gold80() {
+    zcat "$TDATA/gold-sample.fa.gz" | awk '
+        function flush() { if (h == "") return; if (toupper(s) ~ /[RYSWKMBDHVN]/) { if (a < 40) { printf "%s\n%s", h, s; a++ } }
+                           else if (b < 40) { printf "%s\n%s", h, s; b++ } }
+        /^>/ { flush(); h = $0; s = ""; next } { s = s $0 "\n" } END { flush() }' > "$1"
+}
