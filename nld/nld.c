@@ -57,6 +57,7 @@ void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f)
     if (st->fin_tail) st->fin_tail->next = f;
     else st->fin_head = f;
     st->fin_tail = f;
+    __atomic_add_fetch(&st->fin_n, 1, __ATOMIC_RELEASE);
     CHECK_PT(pthread_cond_signal(&st->work_cv));
 }
 
@@ -84,7 +85,33 @@ static void tb_deliver(void *ctx, mnw_result *res, const mnw_err *e)
 typedef struct {
     nld_state *st;
     int id;
+    mnw_cpu_worker *w;
 } worker_arg;
+
+static nld_fin *pop_fin_locked(nld_state *st)
+{
+    nld_fin *f = st->fin_head;
+    st->fin_head = f->next;
+    if (!st->fin_head) st->fin_tail = NULL;
+    __atomic_sub_fetch(&st->fin_n, 1, __ATOMIC_RELAXED);
+    return f;
+}
+
+/* An aligning worker's yield (between lane groups): finish GPU results
+ * waiting in the queue, so a GPU never waits about a second for a worker to
+ * end its own list. */
+static void worker_yield(void *p)
+{
+    worker_arg *a = p;
+    nld_state *st = a->st;
+    while (__atomic_load_n(&st->fin_n, __ATOMIC_ACQUIRE) > 0) {
+        CHECK_PT(pthread_mutex_lock(&st->mu));
+        nld_fin *f = st->fin_head && !st->stop ? pop_fin_locked(st) : NULL;
+        CHECK_PT(pthread_mutex_unlock(&st->mu));
+        if (!f) return;
+        f->run(f, st, a->w);
+    }
+}
 
 static void *worker_main(void *p)
 {
@@ -99,6 +126,11 @@ static void *worker_main(void *p)
     }
     mnw_cpu_worker w;
     mnw_cpu_worker_init(&w, st->cfg->js);
+    a->w = &w;
+    if (st->cfg->ngpus > 0) { /* GPU results to finish come first, even mid-list */
+        w.scratch.yield = worker_yield;
+        w.scratch.yield_ctx = a;
+    }
     /* with GPUs the first mnw_nld_finishers() workers only finish GPU
      * results, so a GPU never waits for its results to be taken while every
      * worker is busy with a work list of its own */
@@ -114,9 +146,7 @@ static void *worker_main(void *p)
             break;
         }
         if (st->fin_head) {
-            nld_fin *f = st->fin_head;
-            st->fin_head = f->next;
-            if (!st->fin_head) st->fin_tail = NULL;
+            nld_fin *f = pop_fin_locked(st);
             CHECK_PT(pthread_mutex_unlock(&st->mu));
             f->run(f, st, &w);
             continue;
@@ -211,7 +241,7 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
     worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);
     for (int k = 0; k < cfg->workers; k++) {
-        args[k] = (worker_arg){&st, k};
+        args[k] = (worker_arg){&st, k, NULL};
         CHECK_PT(pthread_create(&th[k], NULL, worker_main, &args[k]));
     }
 

@@ -32,6 +32,7 @@ struct nld_state {
     mnw_range *work; /* ring of pending work lists */
     size_t work_cap, work_head, work_n;
     nld_fin *fin_head, *fin_tail;
+    int fin_n; /* tasks in fin (read without mu by aligning workers: atomic) */
     mnw_result *done_head, *done_tail;
     int no_more;    /* the link has no more work */
     int stop;       /* error: workers quit */

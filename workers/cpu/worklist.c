@@ -79,7 +79,14 @@ uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scori
         cells += row_segment(s, seqs, i, j, seg);
         const uint8_t *q = mnw_seq_codes(seqs, i);
         int m = (int)mnw_seq_len(seqs, i);
-        mnw_cpu_align(s->ws, sc, q, m, s->t, s->n, (int)seg, s->tmp);
+        /* one lane group per call when someone waits to be yielded to (the
+         * DP is exact, so the grouping changes nothing in the results) */
+        int step = s->yield ? mnw_cpu_lanes() : (int)seg;
+        for (int k = 0; k < (int)seg; k += step) {
+            int cnt = (int)seg - k < step ? (int)seg - k : step;
+            mnw_cpu_align(s->ws, sc, q, m, s->t + k, s->n + k, cnt, s->tmp + k);
+            if (s->yield) s->yield(s->yield_ctx);
+        }
         /* move results to pair order (swap structs: buffers stay owned) */
         for (uint64_t x = 0; x < seg; x++) {
             mnw_aln *dst = &alns[done + s->order[x]];

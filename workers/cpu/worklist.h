@@ -24,6 +24,11 @@ typedef struct {
     int *n;
     uint32_t *order;
     size_t cap;
+    /* Called between lane groups by mnw_wl_align when set (the node
+     * dispatcher lets an aligning worker take urgent work, GPU results to
+     * finish, without waiting for its whole list). May be NULL. */
+    void (*yield)(void *ctx);
+    void *yield_ctx;
 } mnw_wl_scratch;
 
 void mnw_wl_scratch_init(mnw_wl_scratch *s);
