@@ -124,9 +124,13 @@ test: test-deps
 	@$(MAKE) --no-print-directory $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
 	@bash tests/run.sh
 
-$(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/libmnw.a
+$(B)/bench/rodinia_nw.o: bench/rodinia_nw.cu
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libmnw.a $(LDLIBS)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/bench/rodinia_nw.o $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/bench/rodinia_nw.o $(B)/libmnw.a $(LDLIBS)
 
 # GPU benchmark on a GPU machine: kernels on real 16S pairs (BENCH_GPU_DATA)
 BENCH_GPU_DATA ?= tests/data/16s-200.fa

@@ -1,10 +1,13 @@
 /* bench_gpu.c - GPU kernel benchmark (make bench-gpu): pairs/s and GCUPS
  * (cells = len1 x len2) of the GPU aligner on real 16S pairs, with device
- * and host trace-back, beside one CPU worker on a sample of the same pairs
- * measured in the same run (the ratio's baseline).
+ * and host trace-back, beside two baselines measured in the same run: one
+ * CPU thread aligning one pair per call, and the seed paper's GPU baseline,
+ * Rodinia-style NW (bench/rodinia_nw.cu: one pair at a time, 16 x 16 tiles,
+ * host-driven diagonals, host trace-back; linear gaps), whose scores are
+ * checked against mnw's. The "x rodinia" column is the ratio to it.
  *
  * usage: bench_gpu FASTA [--pairs N] [--tb device|host|both] [--max-pairs N]
- *                  [--cpu-pairs N] [--reps R]
+ *                  [--cpu-pairs N] [--rodinia-pairs N] [--reps R]
  * Pairs: the first N of the lower triangle, i > j (the order mnw hands out).
  * The time is wall time from the first launch to the last batch read back,
  * alignments converted on the host (mnw_gpu_batch_aln), best of R runs.
@@ -17,6 +20,13 @@
 #include "gpu.h"
 #include "nw_cpu.h"
 #include "pairs.h"
+
+/* bench/rodinia_nw.cu */
+typedef struct rnw rnw;
+rnw *rnw_open(int max_len, char *err, size_t errn);
+int32_t rnw_align(rnw *r, const uint8_t *a, int m, const uint8_t *b, int n, int match, int mismatch, int gap,
+                  int *cols, char *err, size_t errn);
+void rnw_close(rnw *r);
 
 static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t *cells_out, mnw_aln *tmp)
 {
@@ -73,7 +83,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device|host|both] [--max-pairs N] [--cpu-pairs N] [--reps R]\n");
         return 2;
     }
-    uint64_t npairs = 200000, cpu_pairs = 2000;
+    uint64_t npairs = 200000, cpu_pairs = 2000, rod_pairs = 200;
     const char *tb = "both";
     int max_pairs = 0, reps = 2;
     for (int a = 2; a + 1 < argc; a += 2) {
@@ -81,6 +91,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--tb")) tb = argv[a + 1];
         else if (!strcmp(argv[a], "--max-pairs")) max_pairs = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--cpu-pairs")) cpu_pairs = strtoull(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--rodinia-pairs")) rod_pairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "bench_gpu: unknown option %s\n", argv[a]);
@@ -96,6 +107,7 @@ int main(int argc, char **argv)
     }
     if (npairs > mnw_npairs(S.n)) npairs = mnw_npairs(S.n);
     if (cpu_pairs > npairs) cpu_pairs = npairs;
+    if (rod_pairs > cpu_pairs) rod_pairs = cpu_pairs; /* their scores are checked against the CPU's */
     const char *why = NULL;
     if (mnw_gpu_count(&why) < 1) {
         fprintf(stderr, "bench_gpu: no GPU: %s\n", why);
@@ -107,7 +119,9 @@ int main(int argc, char **argv)
     mnw_aln_init(&tmp);
     printf("# bench_gpu %s: %zu sequences, first %llu pairs; %s\n", argv[1], S.n, (unsigned long long)npairs,
            mnw_gpu_build());
-    printf("%-8s %-10s %10s %12s %9s %10s %8s\n", "gaps", "worker", "pairs", "pairs/s", "GCUPS", "seconds", "x cpu1");
+    printf("%-8s %-10s %10s %12s %9s %10s %8s %10s\n", "gaps", "worker", "pairs", "pairs/s", "GCUPS", "seconds", "x cpu1",
+           "x rodinia");
+    int32_t *cpu_score = calloc(cpu_pairs ? cpu_pairs : 1, sizeof *cpu_score);
     mnw_cpu_ws *ws = mnw_cpu_ws_new();
     for (size_t mi = 0; mi < 2; mi++) {
         const mnw_scoring *sc = &modes[mi];
@@ -118,6 +132,7 @@ int main(int argc, char **argv)
             const uint8_t *t = mnw_seq_codes(&S, j);
             int n = (int)mnw_seq_len(&S, j);
             mnw_cpu_align(ws, sc, mnw_seq_codes(&S, i), (int)mnw_seq_len(&S, i), &t, &n, 1, &tmp);
+            cpu_score[k] = tmp.score;
             cells += (uint64_t)mnw_seq_len(&S, i) * (uint64_t)n;
             if (++j == i) {
                 i++;
@@ -126,8 +141,41 @@ int main(int argc, char **argv)
         }
         double tc = mnw_now() - t0;
         double cpu_ps = (double)cpu_pairs / tc;
-        printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8s\n", mname[mi], "cpu1-pair", (unsigned long long)cpu_pairs,
-               cpu_ps, (double)cells / tc / 1e9, tc, "1.0");
+        /* the paper's baseline (linear gaps only, as Rodinia) */
+        double rod_ps = 0;
+        if (!mnw_scoring_affine(sc) && rod_pairs > 0) {
+            char er[512];
+            rnw *R = rnw_open((int)S.max_len, er, sizeof er);
+            if (!R) {
+                fprintf(stderr, "bench_gpu: %s\n", er);
+                return 1;
+            }
+            uint64_t ri = 1, rj = 0, rcells = 0, bad = 0;
+            double r0 = mnw_now();
+            for (uint64_t k = 0; k < rod_pairs; k++) {
+                int cols, m = (int)mnw_seq_len(&S, ri), n = (int)mnw_seq_len(&S, rj);
+                int32_t sco = rnw_align(R, mnw_seq_codes(&S, ri), m, mnw_seq_codes(&S, rj), n, sc->match, sc->mismatch,
+                                        sc->gap_open, &cols, er, sizeof er);
+                if (sco == INT32_MIN) {
+                    fprintf(stderr, "bench_gpu: %s\n", er);
+                    return 1;
+                }
+                bad += sco != cpu_score[k];
+                rcells += (uint64_t)m * (uint64_t)n;
+                if (++rj == ri) {
+                    ri++;
+                    rj = 0;
+                }
+            }
+            double tr = mnw_now() - r0;
+            rnw_close(R);
+            rod_ps = (double)rod_pairs / tr;
+            printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8.2f %10s   (scores equal mnw's: %llu of %llu)\n", mname[mi],
+                   "rodinia-nw", (unsigned long long)rod_pairs, rod_ps, (double)rcells / tr / 1e9, tr, rod_ps / cpu_ps, "1.0",
+                   (unsigned long long)(rod_pairs - bad), (unsigned long long)rod_pairs);
+        }
+        printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8s %10s\n", mname[mi], "cpu1-pair", (unsigned long long)cpu_pairs,
+               cpu_ps, (double)cells / tc / 1e9, tc, "1.0", "");
         for (int d = 1; d >= 0; d--) {
             if (strcmp(tb, "both") && strcmp(tb, d ? "device" : "host")) continue;
             mnw_gpu_opts o;
@@ -148,12 +196,15 @@ int main(int argc, char **argv)
             }
             char name[32];
             snprintf(name, sizeof name, "gpu-%s", d ? "dev-tb" : "host-tb");
-            printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8.1f\n", mname[mi], name, (unsigned long long)npairs,
-                   (double)npairs / best, (double)gc / best / 1e9, best, (double)npairs / best / cpu_ps);
+            char rx[32] = "";
+            if (rod_ps > 0) snprintf(rx, sizeof rx, "%.0f", (double)npairs / best / rod_ps);
+            printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)npairs,
+                   (double)npairs / best, (double)gc / best / 1e9, best, (double)npairs / best / cpu_ps, rx);
             fflush(stdout);
             mnw_gpu_close(g);
         }
     }
+    free(cpu_score);
     mnw_cpu_ws_free(ws);
     mnw_aln_free(&tmp);
     mnw_seqset_free(&S);
