@@ -228,15 +228,7 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     nld_gpu *gpu = NULL;
     if (cfg->ngpus > 0) {
         st.gpu_active = 1;
-        gpu = mnw_nld_gpu_start(&st, e);
-        if (!gpu) {
-            mnw_tb_stop(st.tb, NULL);
-            free(st.work);
-            CHECK_PT(pthread_cond_destroy(&st.work_cv));
-            CHECK_PT(pthread_cond_destroy(&st.done_cv));
-            CHECK_PT(pthread_mutex_destroy(&st.mu));
-            return -1;
-        }
+        gpu = mnw_nld_gpu_start(&st);
     }
     pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
     worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);

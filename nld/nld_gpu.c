@@ -291,11 +291,6 @@ static void *gpu_main(void *p)
                 gbatch *gb = d->launched[x];
                 d->launched[x] = d->launched[--d->nlaunched];
                 busy = 1;
-                if (gb->nsegs == 0) { /* cannot happen: empty batches are not launched */
-                    mnw_gpu_batch_put(b);
-                    free(gb);
-                    continue;
-                }
                 lock(st);
                 for (int s = 0; s < gb->nsegs; s++) {
                     gfin *f = mnw_xcalloc(1, sizeof *f);
@@ -339,9 +334,8 @@ static void *gpu_main(void *p)
     return NULL;
 }
 
-nld_gpu *mnw_nld_gpu_start(nld_state *st, mnw_err *e)
+nld_gpu *mnw_nld_gpu_start(nld_state *st)
 {
-    (void)e;
     nld_gpu *G = mnw_xcalloc(1, sizeof *G);
     G->st = st;
     G->ndev = st->cfg->ngpus;

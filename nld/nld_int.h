@@ -51,12 +51,13 @@ void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f);
 /* With mu held: takes the next work list; 1, or 0 if the queue is empty. */
 int mnw_nld_take_locked(nld_state *st, mnw_range *r);
 
-/* The GPU dispatcher (nld_gpu.c). mnw_nld_gpu_start opens cfg->ngpus
- * devices on its own thread and returns at once (0), or -1 with e set when
- * the thread cannot start. It sets st->gpu_active and clears it, under mu,
- * when it has queued its last finish task. mnw_nld_gpu_join waits for it. */
+/* The GPU dispatcher (nld_gpu.c). mnw_nld_gpu_start starts its thread,
+ * which opens cfg->ngpus devices (a failure stops the node through
+ * mnw_nld_fail_locked), and returns at once. The caller sets
+ * st->gpu_active first; the thread clears it, under mu, once it has queued
+ * its last finish task. mnw_nld_gpu_join waits for the thread. */
 typedef struct nld_gpu nld_gpu;
-nld_gpu *mnw_nld_gpu_start(nld_state *st, mnw_err *e);
+nld_gpu *mnw_nld_gpu_start(nld_state *st);
 void mnw_nld_gpu_join(nld_gpu *g);
 
 #endif

@@ -120,12 +120,11 @@ extern "C" int mnw_gpu_count(const char **why)
     return n;
 }
 
-static int fixed_bytes(int maxp, uint64_t *o_ends, uint64_t *o_hdr, uint64_t *o_var)
+static void fixed_bytes(int maxp, uint64_t *o_ends, uint64_t *o_hdr, uint64_t *o_var)
 {
     *o_ends = al256((uint64_t)maxp * sizeof(mnw_gpu_kpair));
     *o_hdr = *o_ends + al256((uint64_t)maxp * sizeof(mnw_gpu_kend));
     *o_var = *o_hdr + al256((1 + 2 * (uint64_t)maxp) * sizeof(uint32_t));
-    return 0;
 }
 
 static int open_dev(mnw_gpu *g, mnw_err *e)
