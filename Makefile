@@ -45,8 +45,18 @@ CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -
            $(MPI_CFLAGS) $(HWLOC_CFLAGS)
 LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) -lz -lm -pthread $(SAN)
 ifneq ($(NVCC),)
+# nvcc may be a wrapper script (/usr/local/bin/nvcc -> exec /usr/local/cuda-X/bin/nvcc):
+# ask nvcc itself where its libraries are (--dryrun prints LIBRARIES=-L...),
+# then look beside the resolved binary
 CUDA_HOME := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
-CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart_static.a $(CUDA_HOME)/targets/x86_64-linux/lib/libcudart_static.a $(CUDA_HOME)/lib/x86_64-linux-gnu/libcudart_static.a))
+NVCC_LDIRS := $(shell $(NVCC) --dryrun mnw-probe.cu -o /dev/null 2>&1 | sed -n 's/^\#\$$ LIBRARIES=//p' | tr ' ' '\n' | sed -n 's/^"*-L\(.*[^"]\)"*$$/\1/p')
+CUDA_LIBDIR := $(firstword $(wildcard $(addsuffix /libcudart_static.a,$(NVCC_LDIRS)) $(CUDA_HOME)/lib64/libcudart_static.a $(CUDA_HOME)/targets/x86_64-linux/lib/libcudart_static.a $(CUDA_HOME)/lib/x86_64-linux-gnu/libcudart_static.a /usr/lib/x86_64-linux-gnu/libcudart_static.a))
+ifeq ($(CUDA_LIBDIR),)
+$(warning nvcc at $(NVCC) but no libcudart_static.a beside it: building without CUDA (GPU workers off))
+NVCC :=
+endif
+endif
+ifneq ($(NVCC),)
 NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p')
 # Debian 12's nvcc (CUDA 11.8) takes g++ 11 at most: use it when it is there
 NVCC_CCBIN := $(if $(filter 11.%,$(NVCC_VERSION)),$(if $(shell command -v g++-11 2>/dev/null),-ccbin g++-11))
