@@ -61,7 +61,7 @@ NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0
 # Debian 12's nvcc (CUDA 11.8) takes g++ 11 at most: use it when it is there
 NVCC_CCBIN := $(if $(filter 11.%,$(NVCC_VERSION)),$(if $(shell command -v g++-11 2>/dev/null),-ccbin g++-11))
 GPU_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
-NVFLAGS := $(NVCC_CCBIN) -O3 -std=c++17 $(GPU_ARCH) -Xcompiler -Wall,-Wextra,-pthread,-fno-threadsafe-statics,-fno-exceptions -D_GNU_SOURCE -MMD -MP \
+NVFLAGS := $(NVCC_CCBIN) -O3 -std=c++17 --threads 0 $(GPU_ARCH) -Xcompiler -Wall,-Wextra,-pthread,-fno-threadsafe-statics,-fno-exceptions -D_GNU_SOURCE -MMD -MP \
            -Isrc -Iworkers/tb -Iworkers/gpu $(NVFLAGS_EXTRA)
 LDLIBS  += $(if $(CUDA_LIBDIR),-L$(dir $(CUDA_LIBDIR))) -lcudart_static -ldl -lrt
 endif
@@ -70,9 +70,9 @@ B ?= build
 BIN ?= bin
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c workers/tb/*.c))
 ifneq ($(NVCC),)
-GPU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard workers/gpu/*.cu))
+GPU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard workers/gpu/*.cu)) $(B)/workers/gpu/gpu_opts.o
 else
-GPU_OBJ := $(B)/workers/gpu/gpu_none.o
+GPU_OBJ := $(B)/workers/gpu/gpu_none.o $(B)/workers/gpu/gpu_opts.o
 endif
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(GPU_OBJ)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
@@ -124,6 +124,28 @@ GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/t
 $(B)/tests-gpu/%: tests/gpu/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
+
+# The GPU code on the host (tests/emu/README.md): gpu_dev.cu and the kernels
+# of gpu_kernels.cuh compiled by g++ against an emulated CUDA runtime, warps
+# run lane by lane; tests/gpu/test_gpu.c on it is part of `make test`, so CI
+# (no GPU) checks the kernels' results against the CPU's.
+CXX ?= g++
+EMU_FLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -Wno-unknown-pragmas -fno-exceptions -fno-rtti -D_GNU_SOURCE -MMD -MP \
+             -Itests/emu -Isrc -Iworkers/tb -Iworkers/gpu
+EMU_OBJ := $(B)/emu/gpu_dev.o $(B)/emu/emu_kernels.o $(B)/emu/emu_runtime.o $(B)/workers/gpu/gpu_opts.o
+$(B)/emu/gpu_dev.o: workers/gpu/gpu_dev.cu
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ $(EMU_FLAGS) -c $< -o $@
+$(B)/emu/%.o: tests/emu/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(EMU_FLAGS) -c $< -o $@
+$(B)/emu/test_gpu.o: tests/gpu/test_gpu.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DMNW_GPU_EMU -Itests -Itests/ref -c $< -o $@
+$(B)/tests/test_gpu_emu: $(B)/emu/test_gpu.o $(TEST_LIB_OBJ) $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
+TEST_BIN += $(B)/tests/test_gpu_emu
 
 # installs the tools the tests compare against when missing (apt-get; a no-op
 # when they are there), so `make test` works on a fresh machine

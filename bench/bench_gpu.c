@@ -1,13 +1,17 @@
 /* bench_gpu.c - GPU kernel benchmark (make bench-gpu): pairs/s and GCUPS
- * (cells = len1 x len2) of the GPU aligner on real 16S pairs, with device
- * and host trace-back, beside two baselines measured in the same run: one
+ * (cells = len1 x len2) of the GPU aligner on real 16S pairs, per kernel
+ * (the automatic choice and each one forced), with device trace-back, host
+ * trace-back and score-only, beside two baselines measured in the same run: one
  * CPU thread aligning one pair per call, and the seed paper's GPU baseline,
  * Rodinia-style NW (bench/rodinia_nw.cu: one pair at a time, 16 x 16 tiles,
  * host-driven diagonals, host trace-back; linear gaps), whose scores are
  * checked against mnw's. The "x rodinia" column is the ratio to it.
  *
- * usage: bench_gpu FASTA [--pairs N] [--tb device|host|both] [--max-pairs N]
- *                  [--cpu-pairs N] [--rodinia-pairs N] [--reps R]
+ * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both]
+ *                  [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R]
+ * --tb: of device,host,score (default all three); --kernels: of
+ * auto,rscan,dscan,tileddscan (default all); --trim L cuts every sequence
+ * to its first L bases (short-read classes from real genes).
  * Pairs: the first N of the lower triangle, i > j (the order mnw hands out).
  * The time is wall time from the first launch to the last batch read back,
  * alignments converted on the host (mnw_gpu_batch_aln), best of R runs.
@@ -77,18 +81,35 @@ static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t
     return mnw_now() - t0;
 }
 
+/* s is in the comma-separated list */
+static int in_list(const char *list, const char *s)
+{
+    size_t n = strlen(s);
+    for (const char *p = list; *p;) {
+        const char *c = strchr(p, ',');
+        size_t k = c ? (size_t)(c - p) : strlen(p);
+        if (k == n && !strncmp(p, s, n)) return 1;
+        p += k + (c != NULL);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device|host|both] [--max-pairs N] [--cpu-pairs N] [--reps R]\n");
+        fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device,host,score] [--kernels auto,rscan,dscan,tileddscan] "
+                        "[--gaps linear|affine|both] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R]\n");
         return 2;
     }
     uint64_t npairs = 200000, cpu_pairs = 2000, rod_pairs = 200;
-    const char *tb = "both";
-    int max_pairs = 0, reps = 2;
+    const char *tb = "device,host,score", *kernels = "auto,rscan,dscan,tileddscan", *gaps = "both";
+    int max_pairs = 0, reps = 2, trim = 0;
     for (int a = 2; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--pairs")) npairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--tb")) tb = argv[a + 1];
+        else if (!strcmp(argv[a], "--kernels")) kernels = argv[a + 1];
+        else if (!strcmp(argv[a], "--gaps")) gaps = argv[a + 1];
+        else if (!strcmp(argv[a], "--trim")) trim = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--max-pairs")) max_pairs = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--cpu-pairs")) cpu_pairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--rodinia-pairs")) rod_pairs = strtoull(argv[a + 1], NULL, 10);
@@ -105,6 +126,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gpu: %s\n", e.msg);
         return 1;
     }
+    if (trim > 0) {
+        mnw_seqset T;
+        mnw_seqset_init(&T);
+        for (size_t k = 0; k < S.n; k++) {
+            size_t l = mnw_seq_len(&S, k);
+            mnw_seqset_add(&T, mnw_seq_id(&S, k), mnw_seq_codes(&S, k), l < (size_t)trim ? l : (size_t)trim);
+        }
+        mnw_seqset_free(&S);
+        S = T;
+    }
     if (npairs > mnw_npairs(S.n)) npairs = mnw_npairs(S.n);
     if (cpu_pairs > npairs) cpu_pairs = npairs;
     if (rod_pairs > cpu_pairs) rod_pairs = cpu_pairs; /* their scores are checked against the CPU's */
@@ -119,11 +150,13 @@ int main(int argc, char **argv)
     mnw_aln_init(&tmp);
     printf("# bench_gpu %s: %zu sequences, first %llu pairs; %s\n", argv[1], S.n, (unsigned long long)npairs,
            mnw_gpu_build());
-    printf("%-8s %-10s %10s %12s %9s %10s %8s %10s\n", "gaps", "worker", "pairs", "pairs/s", "GCUPS", "seconds", "x cpu1",
+    if (trim) printf("# --trim %d: every sequence cut to its first %d bases\n", trim, trim);
+    printf("%-8s %-20s %10s %12s %9s %10s %8s %10s\n", "gaps", "worker", "pairs", "pairs/s", "GCUPS", "seconds", "x cpu1",
            "x rodinia");
     int32_t *cpu_score = calloc(cpu_pairs ? cpu_pairs : 1, sizeof *cpu_score);
     mnw_cpu_ws *ws = mnw_cpu_ws_new();
     for (size_t mi = 0; mi < 2; mi++) {
+        if (strcmp(gaps, "both") && strcmp(gaps, mname[mi])) continue;
         const mnw_scoring *sc = &modes[mi];
         /* baseline: one CPU worker, the first cpu_pairs pairs */
         uint64_t i = 1, j = 0, cells = 0;
@@ -170,35 +203,40 @@ int main(int argc, char **argv)
             double tr = mnw_now() - r0;
             rnw_close(R);
             rod_ps = (double)rod_pairs / tr;
-            printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8.2f %10s   (scores equal mnw's: %llu of %llu)\n", mname[mi],
+            printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.2f %10s   (scores equal mnw's: %llu of %llu)\n", mname[mi],
                    "rodinia-nw", (unsigned long long)rod_pairs, rod_ps, (double)rcells / tr / 1e9, tr, rod_ps / cpu_ps, "1.0",
                    (unsigned long long)(rod_pairs - bad), (unsigned long long)rod_pairs);
         }
-        printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8s %10s\n", mname[mi], "cpu1-pair", (unsigned long long)cpu_pairs,
+        printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8s %10s\n", mname[mi], "cpu1-pair", (unsigned long long)cpu_pairs,
                cpu_ps, (double)cells / tc / 1e9, tc, "1.0", "");
-        for (int d = 1; d >= 0; d--) {
-            if (strcmp(tb, "both") && strcmp(tb, d ? "device" : "host")) continue;
+        static const char *const tbs[] = {"device", "host", "score"};
+        for (int kern = MNW_GPU_KERNEL_AUTO; kern <= MNW_GPU_KERNEL_TILED; kern++)
+        for (int d = 0; d < 3; d++) {
+            const char *kname = kern == MNW_GPU_KERNEL_AUTO ? "auto" : mnw_gpu_kernel_str(kern);
+            if (!in_list(tb, tbs[d]) || !in_list(kernels, kname)) continue;
             mnw_gpu_opts o;
             mnw_gpu_opts_default(&o);
-            o.traceback_device = d;
+            o.traceback_device = d == 0;
+            o.score_only = d == 2;
+            o.kernel = kern;
             if (max_pairs > 0) o.max_pairs = max_pairs;
             mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
             if (!g) {
                 fprintf(stderr, "bench_gpu: %s\n", e.msg);
                 return 1;
             }
-            if (mi == 0 && d == 1) printf("# %s, kernel %s\n", mnw_gpu_describe(g), mnw_gpu_kernel_name(g));
+            if (d == 0) printf("# %s, kernel %s\n", mnw_gpu_describe(g), mnw_gpu_kernel_name(g));
             double best = 1e30;
             uint64_t gc = 0;
             for (int r = 0; r < reps; r++) {
                 double t = run_gpu(g, &S, npairs, &gc, &tmp);
                 if (t < best) best = t;
             }
-            char name[32];
-            snprintf(name, sizeof name, "gpu-%s", d ? "dev-tb" : "host-tb");
+            char name[40];
+            snprintf(name, sizeof name, "%s/%s", kname, d == 0 ? "dev-tb" : d == 1 ? "host-tb" : "score-only");
             char rx[32] = "";
             if (rod_ps > 0) snprintf(rx, sizeof rx, "%.0f", (double)npairs / best / rod_ps);
-            printf("%-8s %-10s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)npairs,
+            printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)npairs,
                    (double)npairs / best, (double)gc / best / 1e9, best, (double)npairs / best / cpu_ps, rx);
             fflush(stdout);
             mnw_gpu_close(g);

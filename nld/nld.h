@@ -58,6 +58,7 @@ typedef struct {
     const int *gpu_ids;
     int tb_device;        /* GPU trace-back on the device (1) or the host (0) */
     int gpu_batch;        /* pairs per GPU batch at most */
+    int gpu_kernel;       /* MNW_GPU_KERNEL_* (gpu.h): AUTO or the one forced */
     int cpu_align;        /* 0: CPU workers only finish GPU results */
     uint64_t worklist_size; /* pairs per work list (sizes the GPU's share of the queue) */
 } mnw_nld_cfg;

@@ -240,6 +240,7 @@ static void *gpu_main(void *p)
         mnw_gpu_opts_default(&o);
         o.traceback_device = st->cfg->tb_device;
         o.max_pairs = st->cfg->gpu_batch;
+        o.kernel = st->cfg->gpu_kernel;
         double t0 = mnw_now();
         d->g = mnw_gpu_open(d->id, st->cfg->js->spec->seqs, st->cfg->js->sc, &o, &e);
         if (!d->g) {
@@ -321,9 +322,11 @@ static void *gpu_main(void *p)
         mnw_gpu_stats gs;
         mnw_gpu_get_stats(d->g, &gs);
         if (ok)
-            LOG_INFO("GPU %d: %llu pairs in %llu batches, %.2f GCUPS while busy (%.1fs busy; idle %.1fs waiting for "
-                     "work lists, %.1fs for finishers)",
+            LOG_INFO("GPU %d: %llu pairs in %llu batches (rscan %llu, dscan %llu, tileddscan %llu), %.2f GCUPS while "
+                     "busy (%.1fs busy; idle %.1fs waiting for work lists, %.1fs for finishers)",
                      d->id, (unsigned long long)gs.pairs, (unsigned long long)gs.batches,
+                     (unsigned long long)gs.kpairs[0], (unsigned long long)gs.kpairs[1],
+                     (unsigned long long)gs.kpairs[2],
                      gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_work, d->idle_fin);
     }
     /* after an error: wait for the finishers to give every batch back */

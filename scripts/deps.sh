@@ -8,7 +8,7 @@
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
-test_pkgs="$build_pkgs libparasail-dev vsearch emboss mothur python3 python3-biopython"
+test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 case "$what" in

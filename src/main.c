@@ -117,7 +117,8 @@ static int select_gpus(const mnw_opts *o, mnw_err *e)
 static mnw_nld_cfg nld_cfg(const mnw_opts *o, const mnw_job_spec *js, int workers, int slot0, uint64_t wl)
 {
     mnw_nld_cfg cfg = {js, workers, o->prefetch, node_topo(o), slot0, o->tb_mode,
-                       ngpus, gpu_ids, o->tb_device, o->gpu_batch, o->cpu_align, wl};
+                       ngpus, gpu_ids, o->tb_device, o->gpu_batch, mnw_gpu_kernel_parse(o->gpu_kernel),
+                       o->cpu_align, wl};
     return cfg;
 }
 

@@ -2,6 +2,7 @@
 #include "opts.h"
 
 #include "buf.h"
+#include "gpu.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -29,7 +30,7 @@ static const optdef optdefs[] = {
     {"traceback-thread", 0, T_FLAG, NULL, "CPU workers compute direction matrices only; the trace-back thread traces"},
     {"gpus", 0, T_VALUE, "auto|none|LIST", "GPUs to use: all visible (auto, the default), none, or ids like 0,2"},
     {"traceback", 0, T_VALUE, "device|host", "GPU trace-back on the device (default) or from direction words on the host"},
-    {"gpu-kernel", 0, T_VALUE, "auto|dscan", "GPU kernel (default auto: chosen per device and length; docs/GPU.md)"},
+    {"gpu-kernel", 0, T_VALUE, "auto|rscan|dscan|tileddscan", "GPU kernel (default auto: by the rows of each pair; docs/GPU.md)"},
     {"gpu-batch", 0, T_VALUE, "N", "pairs per GPU batch at most (default 65536)"},
     {"cpu-align", 0, T_VALUE, "yes|no", "with GPUs, CPU workers also align work lists (default no: they finish GPU results)"},
     {"match", 0, T_VALUE, "N", "score of identical bases (default 4)"},
@@ -266,8 +267,8 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: traceback takes device or host, not '%s'", where, v);
         o->tb_device = !strcmp(v, "device");
     } else if (!strcmp(key, "gpu-kernel")) {
-        if (strcmp(v, "auto") && strcmp(v, "dscan"))
-            return mnw_err_set(e, "%s: gpu-kernel takes auto or dscan, not '%s'", where, v);
+        if (mnw_gpu_kernel_parse(v) < MNW_GPU_KERNEL_AUTO)
+            return mnw_err_set(e, "%s: gpu-kernel takes auto, rscan, dscan or tileddscan, not '%s'", where, v);
         free(o->gpu_kernel);
         o->gpu_kernel = mnw_xstrdup(v);
     } else if (!strcmp(key, "gpu-batch")) INT_OPT(1, 1 << 24, o->gpu_batch);

@@ -2,7 +2,8 @@
 # `make test-gpu`): on real 16S genes (16s-200, and 80 RDP gold genes of
 # which 40 carry IUPAC codes) the outputs (pairs.tsv.gz with CIGARs,
 # dist.column.gz, dist.phylip) are byte for byte those of the CPU-only run,
-# in every scoring mode, with device and host trace-back, GPU only or with
+# in every scoring mode, with each kernel forced and the automatic choice,
+# with device and host trace-back, GPU only or with
 # the CPU workers aligning too, tiny batches and work lists that straddle
 # batches, and two MPI ranks (one CPU-only, one with the GPU). Bad --gpus
 # values are refused with a clear message.
@@ -22,7 +23,8 @@ check "the log names the GPU and the kernel" 'grep -q "GPU 0: .*kernel" probe/mn
 # variant with another --worklist-size is compared with a CPU run of that size
 modes=("lin:" "aff:--gap-open 16 --gap-extend 4" "fe:--free-end-gaps" "afe:--match 2 --mismatch -3 --gap-open 5 --gap-extend 2 --free-end-gaps")
 variants=("--traceback device" "--traceback host" "--cpu-align yes" "--cpu-align yes --gpu-batch 7 --worklist-size 5"
-          "--traceback host --gpu-batch 1000 --worklist-size 333")
+          "--traceback host --gpu-batch 1000 --worklist-size 333"
+          "--gpu-kernel rscan" "--gpu-kernel dscan --traceback host" "--gpu-kernel tileddscan")
 for f in s200 gold80; do
     for md in "${modes[@]}"; do
         name=${md%%:*}; sc=${md#*:}
@@ -37,6 +39,8 @@ for f in s200 gold80; do
     done
 done
 check "the GPU did the pairs (log)" 'grep -q "GPU 0: [0-9]* pairs in" gpu/mnw.log'
+check "forced tileddscan: the log says so and it took every pair" \
+    'grep -q "kernel tileddscan (forced)" gpu/mnw.log && grep -q "rscan 0, dscan 0, tileddscan [1-9]" gpu/mnw.log'
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the GPU
 rm -rf mpi

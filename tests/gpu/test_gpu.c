@@ -3,10 +3,16 @@
  * scoring mode, with device and host trace-back, on real 16S pairs
  * (tests/data/16s-200.fa) and on edge cases: lengths 1, 2, 31, 32, 33, 511,
  * 512, 513, 1024, 1025, 5000, very different lengths, all-N, ambiguity
- * codes, and an empty sequence (which the device must refuse, -1). Batches
- * of 7 pairs force many batches and both slots in flight; the default size
- * puts everything in one. Needs a GPU: run by `make test-gpu`.
- * MNW_GPU_TEST_SMALL=1: a few small pairs only (for compute-sanitizer). */
+ * codes, and an empty sequence (which the device must refuse, -1). Every
+ * kernel: the automatic choice (which uses all three here) and each one
+ * forced (DScan forced hands rows > 512 to TiledDScan), and score-only
+ * (the benchmarks' mode) per kernel. Batches of 7 pairs force many batches
+ * and both slots in flight; the default size puts everything in one.
+ * Needs a GPU: run by `make test-gpu`.
+ * MNW_GPU_TEST_SMALL=1: a few small pairs only (for compute-sanitizer).
+ * Built with -DMNW_GPU_EMU (build/tests/test_gpu_emu, part of `make test`):
+ * the same checks on the host emulation of the GPU code (tests/emu), with
+ * fewer and shorter pairs, since warps run lane by lane there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +109,11 @@ int main(void)
     int ndev = mnw_gpu_count(&why);
     T_OK(ndev > 0, "a CUDA device is visible (%s)", ndev > 0 ? mnw_gpu_build() : why);
     if (ndev <= 0) return t_exit();
+#ifdef MNW_GPU_EMU
+    const int emu = 1;
+#else
+    const int emu = 0;
+#endif
     const int small = getenv("MNW_GPU_TEST_SMALL") != NULL;
 
     mnw_seqset S;
@@ -114,11 +125,13 @@ int main(void)
             printf("# %s\n", e.msg);
             return 1;
         }
-        nreal = 36;
+        nreal = emu ? 5 : 36;
     }
     const size_t first_edge = S.n;
-    const int lens[] = {1, 2, 31, 32, 33, 511, 512, 513, 1024, 1025, 5000};
-    int nl = (int)(sizeof lens / sizeof *lens);
+    const int lens_gpu[] = {1, 2, 31, 32, 33, 511, 512, 513, 1024, 1025, 5000};
+    const int lens_emu[] = {1, 2, 31, 32, 33, 129, 511, 512, 513, 1025};
+    const int *lens = emu ? lens_emu : lens_gpu;
+    int nl = emu ? (int)(sizeof lens_emu / sizeof *lens_emu) : (int)(sizeof lens_gpu / sizeof *lens_gpu);
     if (small) nl = 5;
     uint8_t *base = malloc(5000);
     for (int k = 0; k < 5000; k++) base[k] = (uint8_t)(rnd() % 4);
@@ -166,12 +179,15 @@ int main(void)
             int n = (int)mnw_seq_len(&S, P[x].j);
             mnw_cpu_align(ws, sc, mnw_seq_codes(&S, P[x].i), (int)mnw_seq_len(&S, P[x].i), &t, &n, 1, &ref[x]);
         }
+        for (int kern = MNW_GPU_KERNEL_AUTO; kern <= MNW_GPU_KERNEL_TILED; kern++)
         for (int tbdev = 1; tbdev >= 0; tbdev--)
             for (int bs = 0; bs < 2; bs++) {
+                if (kern != MNW_GPU_KERNEL_AUTO && bs) continue;
                 mnw_gpu_opts o;
                 mnw_gpu_opts_default(&o);
                 o.traceback_device = tbdev;
                 o.max_pairs = bs ? 7 : 65536;
+                o.kernel = kern;
                 if (small) o.mem_frac = 0.05;
                 mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
                 if (!g) {
@@ -192,8 +208,9 @@ int main(void)
                 }
                 mnw_gpu_stats st;
                 mnw_gpu_get_stats(g, &st);
-                T_OK(nref >= 0 && bad == 0, "%s, %s trace-back, batches of %d: %d pairs equal the CPU's (%d differ%s%s)",
-                     mname[mi], tbdev ? "device" : "host", o.max_pairs, np - (nref > 0 ? nref : 0), bad,
+                T_OK(nref >= 0 && bad == 0,
+                     "%s, %s, %s trace-back, batches of %d: %d pairs equal the CPU's (%d differ%s%s)", mname[mi],
+                     mnw_gpu_kernel_name(g), tbdev ? "device" : "host", o.max_pairs, np - (nref > 0 ? nref : 0), bad,
                      first >= 0 ? ", first: " : "", first >= 0 ? mnw_seq_id(&S, P[first].i) : "");
                 if (first >= 0)
                     printf("#   pair %s x %s: cpu score %d, gpu %d\n", mnw_seq_id(&S, P[first].i),
@@ -202,8 +219,37 @@ int main(void)
                      badref);
                 if (bs && !small)
                     T_OK(st.batches > 2, "batches of 7 pairs: %llu batches ran", (unsigned long long)st.batches);
+                if (kern == MNW_GPU_KERNEL_AUTO && !small && !bs && tbdev)
+                    T_OK(st.kpairs[0] && st.kpairs[1] && st.kpairs[2],
+                         "auto: every kernel took pairs (rscan %llu, dscan %llu, tileddscan %llu)",
+                         (unsigned long long)st.kpairs[0], (unsigned long long)st.kpairs[1],
+                         (unsigned long long)st.kpairs[2]);
+                if (kern == MNW_GPU_KERNEL_RSCAN || kern == MNW_GPU_KERNEL_TILED)
+                    T_OK(st.kpairs[kern] == st.pairs, "forced %s took all %llu pairs", mnw_gpu_kernel_str(kern),
+                         (unsigned long long)st.pairs);
                 mnw_gpu_close(g);
             }
+        /* score-only (benchmarks): the CPU's scores, no runs */
+        for (int kern = MNW_GPU_KERNEL_RSCAN; kern <= MNW_GPU_KERNEL_TILED; kern++) {
+            mnw_gpu_opts o;
+            mnw_gpu_opts_default(&o);
+            o.kernel = kern;
+            o.score_only = 1;
+            if (small) o.mem_frac = 0.05;
+            mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
+            if (!g) {
+                T_OK(0, "open GPU 0: %s", e.msg);
+                continue;
+            }
+            memset(refused, 0, (size_t)np * sizeof *refused);
+            for (int x = 0; x < np; x++) mnw_aln_clear(&got[x]);
+            int nref = run_all(g, P, np, got, refused), bad = 0;
+            for (int x = 0; x < np; x++)
+                if (!refused[x] && (got[x].score != ref[x].score || got[x].nops != 0)) bad++;
+            T_OK(nref >= 0 && bad == 0, "%s, %s score-only: the CPU's scores (%d differ)", mname[mi],
+                 mnw_gpu_kernel_name(g), bad);
+            mnw_gpu_close(g);
+        }
     }
     for (int x = 0; x < np; x++) {
         mnw_aln_free(&ref[x]);

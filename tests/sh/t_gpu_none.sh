@@ -20,6 +20,10 @@ for bad in "--gpus 0,x" "--gpus ,," "--traceback both" "--gpu-kernel fast" "--gp
     "$MNW" -q -i s40.fa -o d $bad >d.out 2>&1; rc=$?
     check "$bad: exit 2 with a message" '[ $rc -eq 2 ] && [ -s d.out ] && [ ! -e d ]'
 done
+ok "--gpu-kernel rscan|dscan|tileddscan are accepted (no GPU: CPU workers)" \
+    bash -c '"$0" -q -i s40.fa -o k1 --gpu-kernel rscan && "$0" -q -i s40.fa -o k2 --gpu-kernel dscan && "$0" -q -i s40.fa -o k3 --gpu-kernel tileddscan' "$MNW"
+"$MNW" -q -i s40.fa -o d --gpu-kernel warp >d.out 2>&1; rc=$?
+check "--gpu-kernel warp: exit 2 naming the kernels" '[ $rc -eq 2 ] && grep -q "auto, rscan, dscan or tileddscan" d.out'
 printf '[host *]\ngpus = none\ntraceback = host\n' > h.conf
 ok "GPU keys in a [host *] section are accepted" "$MNW" -q -i s40.fa -o e -c h.conf
 finish

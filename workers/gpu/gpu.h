@@ -36,8 +36,26 @@
 extern "C" {
 #endif
 
+/* AUTO's RScan limit (rows). Provisional: a rule from the kernels' shapes
+ * (a DScan warp on a pair of <= 128 rows leaves >= 3 of 4 lanes idle), not
+ * yet a measured crossover: bench/device_gpu_bench.sh measures it
+ * (docs/GPU.md, "not yet measured"). */
+#define MNW_GPU_RSCAN_ROWS 128
+
 typedef struct mnw_gpu mnw_gpu;
 typedef struct mnw_gpu_batch mnw_gpu_batch;
+
+/* Kernels (docs/GPU.md); the numbers are gpu_kern.h's. */
+enum {
+    MNW_GPU_KERNEL_AUTO = -1, /* per pair by the rule below */
+    MNW_GPU_KERNEL_RSCAN = 0, /* RScan-mNW: a thread per pair; any length */
+    MNW_GPU_KERNEL_DSCAN = 1, /* DScan-mNW: a warp per pair, rows <= 512 (longer: TiledDScan) */
+    MNW_GPU_KERNEL_TILED = 2  /* TiledDScan-mNW: a warp per pair, tiles of 512 rows; any length */
+};
+/* "rscan", "dscan", "tileddscan"; NULL for others */
+const char *mnw_gpu_kernel_str(int kernel);
+/* "auto", a kernel name: the id, or -2 for an unknown name */
+int mnw_gpu_kernel_parse(const char *s);
 
 typedef struct {
     int traceback_device; /* 1: trace on the device (runs come back); 0: direction words come back */
@@ -45,9 +63,15 @@ typedef struct {
     size_t host_bytes;    /* host trace-back: pinned bytes of direction words per batch */
     int max_pairs;        /* pairs per batch at most */
     int host_batches;     /* host batches (>= 2): finished ones wait for their finishers */
+    int kernel;           /* MNW_GPU_KERNEL_*: AUTO, or the one to use where it can */
+    int rscan_rows;       /* AUTO: pairs of at most this many rows go to RScan-mNW, the others
+                             of at most 512 rows to DScan-mNW, longer ones to TiledDScan-mNW */
+    int score_only;       /* benchmarks only: no direction words, no trace-back; alignments
+                             carry the score and no runs */
 } mnw_gpu_opts;
 
-/* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches. */
+/* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches, AUTO
+ * with MNW_GPU_RSCAN_ROWS. */
 void mnw_gpu_opts_default(mnw_gpu_opts *o);
 
 /* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */
@@ -67,7 +91,8 @@ void mnw_gpu_close(mnw_gpu *g);
 const char *mnw_gpu_describe(const mnw_gpu *g);
 /* The PCI bus id ("0000:18:00.0") for hwloc locality. */
 const char *mnw_gpu_busid(const mnw_gpu *g);
-/* Name of the kernel used ("dscan"). */
+/* The kernel choice, one line: "rscan for rows <= 128, dscan for rows <= 512,
+ * tileddscan above (auto)" or "tileddscan (--gpu-kernel)". */
 const char *mnw_gpu_kernel_name(const mnw_gpu *g);
 
 /* A free host batch, or NULL while all are busy (launched, or lent to
@@ -98,6 +123,7 @@ void mnw_gpu_batch_put(mnw_gpu_batch *b);
 /* Totals of a device so far: pairs, cells, seconds its slots were busy. */
 typedef struct {
     uint64_t pairs, cells, batches;
+    uint64_t kpairs[3]; /* pairs per kernel (MNW_GPU_KERNEL_RSCAN ..) */
     double busy_s;
 } mnw_gpu_stats;
 void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st);

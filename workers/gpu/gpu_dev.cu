@@ -8,7 +8,13 @@
  * mnw_gpu_batch_add refuses a pair when the region would overflow (0: the
  * batch is full; -1: the pair alone does not fit).
  *
- * A launched batch, on its slot's stream: pair table in; DScan-mNW; then
+ * Kernels: each pair gets one when it is added (kind_of: the rule of
+ * gpu.h, or the one forced where it can take the pair); at launch the
+ * batch's pairs are listed kernel by kernel (idx) and each kernel runs on
+ * its list.
+ *
+ * A launched batch, on its slot's stream: pair table and lists in; the
+ * matrix kernels; then
  *   device trace-back: the trace kernel, end cells and header out (event
  *     1); when event 1 has fired, the header says how many runs there are
  *     and only those are copied out (event 2);
@@ -32,6 +38,10 @@ extern "C" {
 }
 #include "gpu_launch.h"
 
+static_assert((int)MNW_GPU_KERNEL_RSCAN == (int)MNW_GPU_K_RSCAN && (int)MNW_GPU_KERNEL_DSCAN == (int)MNW_GPU_K_DSCAN &&
+                  (int)MNW_GPU_KERNEL_TILED == (int)MNW_GPU_K_TILED,
+              "gpu.h and gpu_kern.h number the kernels alike");
+
 enum { B_FREE = 0, B_FILLING, B_LAUNCHED, B_DONE };
 
 struct mnw_gpu_batch {
@@ -40,6 +50,8 @@ struct mnw_gpu_batch {
     int np, cap;
     mnw_gpu_kpair *h_pairs; /* pinned */
     mnw_gpu_kend *h_ends;   /* pinned */
+    uint32_t *h_idx;        /* pinned: the pairs kernel by kernel */
+    int kn[MNW_GPU_K_N];    /* pairs per kernel */
     uint32_t *h_hdr;        /* pinned: total, nruns[cap], off[cap] */
     uint32_t *h_packed;     /* pinned, grows */
     size_t packed_cap;      /* words */
@@ -56,6 +68,7 @@ struct slot {
     cudaEvent_t ev_hdr, ev_done;
     uint8_t *arena;
     mnw_gpu_kpair *d_pairs;
+    uint32_t *d_idx;
     mnw_gpu_kend *d_ends;
     uint32_t *d_hdr;
     uint8_t *d_var;
@@ -73,7 +86,7 @@ struct mnw_gpu {
     slot sl[2];
     mnw_gpu_batch *hb;
     int nhb;
-    char desc[400], busid[32];
+    char desc[400], busid[32], kdesc[160];
     mnw_gpu_stats stats;
     double busy_since; /* > 0 while a batch is in flight */
     int inflight;
@@ -89,15 +102,6 @@ struct mnw_gpu {
     } while (0)
 
 static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
-
-extern "C" void mnw_gpu_opts_default(mnw_gpu_opts *o)
-{
-    o->traceback_device = 1;
-    o->mem_frac = 0.75;
-    o->host_bytes = (size_t)1 << 30;
-    o->max_pairs = 65536;
-    o->host_batches = 8;
-}
 
 extern "C" const char *mnw_gpu_build(void)
 {
@@ -120,9 +124,10 @@ extern "C" int mnw_gpu_count(const char **why)
     return n;
 }
 
-static void fixed_bytes(int maxp, uint64_t *o_ends, uint64_t *o_hdr, uint64_t *o_var)
+static void fixed_bytes(int maxp, uint64_t *o_idx, uint64_t *o_ends, uint64_t *o_hdr, uint64_t *o_var)
 {
-    *o_ends = al256((uint64_t)maxp * sizeof(mnw_gpu_kpair));
+    *o_idx = al256((uint64_t)maxp * sizeof(mnw_gpu_kpair));
+    *o_ends = *o_idx + al256((uint64_t)maxp * sizeof(uint32_t));
     *o_hdr = *o_ends + al256((uint64_t)maxp * sizeof(mnw_gpu_kend));
     *o_var = *o_hdr + al256((1 + 2 * (uint64_t)maxp) * sizeof(uint32_t));
 }
@@ -136,13 +141,14 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
     snprintf(g->desc, sizeof g->desc, "GPU %d: %s, sm_%d%d, %d SMs, %.1f GiB, bus %s", g->dev, pr.name, pr.major,
              pr.minor, pr.multiProcessorCount, (double)pr.totalGlobalMem / (1 << 30), g->busid);
     size_t total = g->seqs->off[g->seqs->n];
-    CK(cudaMalloc((void **)&g->d_codes, total ? total : 1));
+    CK(cudaMalloc((void **)&g->d_codes, total + 16)); /* RScan reads up to 8 bytes past a sequence */
+    CK(cudaMemset(g->d_codes, 4, total + 16));
     if (total) CK(cudaMemcpy(g->d_codes, g->seqs->codes, total, cudaMemcpyHostToDevice));
 
     size_t fr = 0, tot = 0;
     CK(cudaMemGetInfo(&fr, &tot));
-    uint64_t o_ends, o_hdr, o_var;
-    fixed_bytes(g->o.max_pairs, &o_ends, &o_hdr, &o_var);
+    uint64_t o_idx, o_ends, o_hdr, o_var;
+    fixed_bytes(g->o.max_pairs, &o_idx, &o_ends, &o_hdr, &o_var);
     uint64_t per = (uint64_t)((double)fr * g->o.mem_frac / 2) & ~(uint64_t)255;
     if (per < o_var + ((uint64_t)64 << 20)) {
         mnw_err_set(e, "GPU %d: %.0f MiB free, too little for two batches", g->dev, (double)fr / (1 << 20));
@@ -155,6 +161,7 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         CK(cudaEventCreateWithFlags(&sl->ev_done, cudaEventDisableTiming));
         CK(cudaMalloc((void **)&sl->arena, per));
         sl->d_pairs = (mnw_gpu_kpair *)sl->arena;
+        sl->d_idx = (uint32_t *)(sl->arena + o_idx);
         sl->d_ends = (mnw_gpu_kend *)(sl->arena + o_ends);
         sl->d_hdr = (uint32_t *)(sl->arena + o_hdr);
         sl->d_var = sl->arena + o_var;
@@ -169,8 +176,9 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         b->cap = cap;
         CK(cudaMallocHost((void **)&b->h_pairs, (size_t)cap * sizeof *b->h_pairs));
         CK(cudaMallocHost((void **)&b->h_ends, (size_t)cap * sizeof *b->h_ends));
+        CK(cudaMallocHost((void **)&b->h_idx, (size_t)cap * sizeof *b->h_idx));
         CK(cudaMallocHost((void **)&b->h_hdr, (1 + 2 * (size_t)cap) * sizeof *b->h_hdr));
-        if (!g->o.traceback_device) {
+        if (!g->o.traceback_device && !g->o.score_only) {
             b->h_var_cap = g->o.host_bytes < g->sl[0].var_cap ? g->o.host_bytes : g->sl[0].var_cap;
             CK(cudaMallocHost((void **)&b->h_var, b->h_var_cap));
         }
@@ -194,6 +202,14 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.ge = sc->gap_extend;
     g->ks.affine = mnw_scoring_affine(sc);
     g->ks.free_ends = sc->free_ends;
+    if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
+    if (g->o.kernel == MNW_GPU_KERNEL_AUTO)
+        snprintf(g->kdesc, sizeof g->kdesc, "rscan for rows <= %d, dscan for rows <= %d, tileddscan above (auto)",
+                 g->o.rscan_rows, MNW_GPU_DSCAN_ROWS);
+    else if (g->o.kernel == MNW_GPU_KERNEL_DSCAN)
+        snprintf(g->kdesc, sizeof g->kdesc, "dscan, tileddscan for rows > %d (forced)", MNW_GPU_DSCAN_ROWS);
+    else
+        snprintf(g->kdesc, sizeof g->kdesc, "%s (forced)", mnw_gpu_kernel_str(g->o.kernel));
     if (open_dev(g, e)) {
         mnw_gpu_close(g);
         return NULL;
@@ -217,6 +233,7 @@ extern "C" void mnw_gpu_close(mnw_gpu *g)
             mnw_gpu_batch *b = &g->hb[k];
             if (b->h_pairs) (void)cudaFreeHost(b->h_pairs);
             if (b->h_ends) (void)cudaFreeHost(b->h_ends);
+            if (b->h_idx) (void)cudaFreeHost(b->h_idx);
             if (b->h_hdr) (void)cudaFreeHost(b->h_hdr);
             if (b->h_packed) (void)cudaFreeHost(b->h_packed);
             if (b->h_var) (void)cudaFreeHost(b->h_var);
@@ -232,10 +249,16 @@ extern "C" void mnw_gpu_close(mnw_gpu *g)
 
 extern "C" const char *mnw_gpu_describe(const mnw_gpu *g) { return g->desc; }
 extern "C" const char *mnw_gpu_busid(const mnw_gpu *g) { return g->busid; }
-extern "C" const char *mnw_gpu_kernel_name(const mnw_gpu *g)
+extern "C" const char *mnw_gpu_kernel_name(const mnw_gpu *g) { return g->kdesc; }
+
+/* The kernel of an m-row pair: the forced one where it can take it, else
+ * the rule (gpu.h) */
+static int kind_of(const mnw_gpu *g, int m)
 {
-    (void)g;
-    return "dscan";
+    int k = g->o.kernel;
+    if (k == MNW_GPU_KERNEL_AUTO) k = m <= g->o.rscan_rows ? MNW_GPU_K_RSCAN : MNW_GPU_K_DSCAN;
+    if (k == MNW_GPU_K_DSCAN && m > MNW_GPU_DSCAN_ROWS) k = MNW_GPU_K_TILED;
+    return k;
 }
 
 extern "C" mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g)
@@ -248,6 +271,7 @@ extern "C" mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g)
             b->var_used = 0;
             b->packed_words = 0;
             b->cells = 0;
+            memset(b->kn, 0, sizeof b->kn);
             return b;
         }
     }
@@ -260,13 +284,14 @@ extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
     const mnw_seqset *S = g->seqs;
     int m = (int)mnw_seq_len(S, i), n = (int)mnw_seq_len(S, j);
     if (m < 1 || n < 1) return -1;
-    const int aff = g->ks.affine, dev_tb = g->o.traceback_device;
-    uint64_t dir = mnw_gpu_dir_bytes(m, n, aff);
-    uint64_t bnd = al256(mnw_gpu_bnd_ints(n, aff) * 4);
+    const int aff = g->ks.affine, dev_tb = g->o.traceback_device && !g->o.score_only;
+    const int kind = kind_of(g, m);
+    uint64_t dir = g->o.score_only ? 0 : mnw_gpu_dir_bytes(m, n, aff, kind);
+    uint64_t bnd = al256(mnw_gpu_bnd_ints(n, aff, kind) * 4);
     uint64_t runs = dev_tb ? al256(((uint64_t)m + n) * 4) : 0;
     uint64_t need = dir + bnd + runs;
     uint64_t cap = g->sl[0].var_cap;
-    if (!dev_tb && b->h_var_cap < cap) cap = b->h_var_cap;
+    if (!g->o.traceback_device && b->h_var_cap < cap) cap = b->h_var_cap;
     uint64_t pk = dev_tb ? ((uint64_t)m + n) * 4 : 0;
     if (need + pk > cap) return -1;
     if (b->np == b->cap || b->var_used + need + (b->packed_words * 4 + pk) > cap) return 0;
@@ -278,6 +303,9 @@ extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
     P->dir = b->var_used;
     P->bnd = b->var_used + dir;
     P->runs = b->var_used + dir + bnd;
+    P->kind = kind;
+    P->pad_ = 0;
+    b->kn[kind]++;
     b->var_used += need;
     b->packed_words += (uint64_t)m + n;
     b->cells += (uint64_t)m * n;
@@ -310,11 +338,18 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
     if (g->inflight++ == 0) g->busy_since = now_s();
     const int np = b->np;
     if (np > 0) {
+        int at[MNW_GPU_K_N], k0[MNW_GPU_K_N];
+        for (int k = 0, s = 0; k < MNW_GPU_K_N; s += b->kn[k], k++) at[k] = k0[k] = s;
+        for (int x = 0; x < np; x++) b->h_idx[at[b->h_pairs[x].kind]++] = (uint32_t)x;
         CK(cudaMemcpyAsync(sl->d_pairs, b->h_pairs, (size_t)np * sizeof *b->h_pairs, cudaMemcpyHostToDevice, sl->st));
-        mnw_gpu_run_dscan(sl->st, sl->d_pairs, np, g->d_codes, &g->ks, sl->d_var, sl->d_ends);
-        CK(cudaGetLastError());
+        CK(cudaMemcpyAsync(sl->d_idx, b->h_idx, (size_t)np * sizeof *b->h_idx, cudaMemcpyHostToDevice, sl->st));
+        for (int k = 0; k < MNW_GPU_K_N; k++) {
+            mnw_gpu_run_matrix(sl->st, k, !g->o.score_only, sl->d_pairs, sl->d_idx + k0[k], b->kn[k], g->d_codes, &g->ks,
+                               sl->d_var, sl->d_ends);
+            CK(cudaGetLastError());
+        }
         CK(cudaMemcpyAsync(b->h_ends, sl->d_ends, (size_t)np * sizeof *b->h_ends, cudaMemcpyDeviceToHost, sl->st));
-        if (g->o.traceback_device) {
+        if (!g->o.score_only && g->o.traceback_device) {
             CK(cudaMemsetAsync(sl->d_hdr, 0, sizeof(uint32_t), sl->st));
             mnw_gpu_run_trace(sl->st, sl->d_pairs, np, g->d_codes, g->ks.affine, sl->d_var, sl->d_ends,
                               (uint32_t *)(sl->d_var + b->var_used), sl->d_hdr);
@@ -325,7 +360,8 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
             sl->phase = 1;
             return 0;
         }
-        CK(cudaMemcpyAsync(b->h_var, sl->d_var, b->var_used, cudaMemcpyDeviceToHost, sl->st));
+        if (!g->o.score_only) /* host trace-back: the direction words */
+            CK(cudaMemcpyAsync(b->h_var, sl->d_var, b->var_used, cudaMemcpyDeviceToHost, sl->st));
     }
     CK(cudaEventRecord(sl->ev_done, sl->st));
     sl->phase = 2;
@@ -376,6 +412,7 @@ extern "C" int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e)
             g->stats.pairs += (uint64_t)b->np;
             g->stats.cells += b->cells;
             g->stats.batches++;
+            for (int k = 0; k < MNW_GPU_K_N; k++) g->stats.kpairs[k] += (uint64_t)b->kn[k];
             if (--g->inflight == 0) g->stats.busy_s += now_s() - g->busy_since;
             __atomic_store_n(&b->state, B_DONE, __ATOMIC_RELEASE);
             *done = b;
@@ -390,6 +427,7 @@ extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
     const mnw_gpu *g = b->g;
     mnw_aln_clear(out);
     out->score = b->h_ends[x].score;
+    if (g->o.score_only) return;
     if (g->o.traceback_device) {
         uint32_t k = b->h_hdr[1 + x], off = b->h_hdr[1 + b->np + x];
         mnw_aln_reserve(out, k);
@@ -401,7 +439,7 @@ extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
     const mnw_gpu_kpair *P = &b->h_pairs[x];
     const mnw_gpu_kend *E = &b->h_ends[x];
     const int aff = g->ks.affine;
-    mnw_dirview v = mnw_gpu_view(b->h_var + P->dir, P->m, aff);
+    mnw_dirview v = mnw_gpu_view(b->h_var + P->dir, P->m, P->n, aff, P->kind);
     mnw_aln_reserve(out, (size_t)P->m + (size_t)P->n);
     out->nops = mnw_tb_walk(&v, aff, E->re, E->ce, mnw_seq_codes(g->seqs, b->pi[x]), P->m,
                             mnw_seq_codes(g->seqs, b->pj[x]), P->n, out->ops);

@@ -1,18 +1,27 @@
 /* gpu_kern.h - private to workers/gpu: what the host side (gpu_dev.cu)
- * passes to the kernels (gpu_dscan.cu, gpu_trace.cu) and the device layout
- * of one pair's buffers.
+ * passes to the kernels (gpu_kernels.cu) and the device layout of one
+ * pair's buffers, per kernel.
  *
- * Direction bits (DScan-mNW): the rows of a pair are cut into blocks of 16
- * (row block tg holds rows 16 tg + 1 .. 16 tg + 16); the thread computing a
- * block writes, per column, one 32-bit word (linear gaps: bits 2k and 2k+1
- * are A and B of the block's row k) or two (affine: a second word with A'
- * and B' at the same positions). Word (tg, c) lies at index
- *     (c - 1 + tg) * nrb + tg          (nrb = row blocks of the pair)
- * so the 32 threads of a warp, which work on 32 consecutive blocks of one
- * anti-diagonal, write 32 consecutive words (one 128-byte transaction).
- * trace_walk.h's mnw_dirview reads this layout (rshift 4, sub_bits 2):
- * mnw_gpu_view (below) builds the view. Bits A/B/A'/B' mean what trace.h
- * says; they are those of the CPU kernels, so one walk serves both.
+ * Kernels (docs/GPU.md): RScan-mNW (one thread per pair, row blocks one
+ * after the other), DScan-mNW (one warp per pair, anti-diagonal wavefront,
+ * all of the pair's rows on chip: m <= MNW_GPU_DSCAN_ROWS) and
+ * TiledDScan-mNW (DScan over tiles of MNW_GPU_DSCAN_ROWS rows chained by
+ * boundary rows in device memory: any length).
+ *
+ * Direction bits: the rows of a pair are cut into blocks of 16 (row block
+ * tg holds rows 16 tg + 1 .. 16 tg + 16); the thread computing a block
+ * writes, per column, one 32-bit word (linear gaps: bits 2k and 2k+1 are A
+ * and B of the block's row k) or two (affine: a second word with A' and B'
+ * at the same positions). Word (tg, c) lies at index
+ *   DScan, TiledDScan:  (c - 1 + tg) * nrb + tg      (nrb = row blocks)
+ *     so the 32 threads of a warp, which work on 32 consecutive blocks of
+ *     one anti-diagonal, write 32 consecutive words (one 128-byte
+ *     transaction);
+ *   RScan:              tg * nc4 + (c - 1)           (nc4 = n rounded up to 4)
+ *     so a thread writes 4 columns' words with one 16-byte store.
+ * trace_walk.h's mnw_dirview reads both layouts: mnw_gpu_view builds it.
+ * Bits A/B/A'/B' mean what trace.h says; they are those of the CPU kernels,
+ * so one walk serves all.
  * Included by C (the host side) and CUDA files alike.
  * Thread-safety: plain data.
  */
@@ -31,6 +40,10 @@
 
 #define MNW_GPU_RB 16 /* rows per block (one direction word) */
 #define MNW_GPU_NEG (-(1 << 30))
+#define MNW_GPU_DSCAN_ROWS 512 /* DScan-mNW's on-chip rows: 32 lanes x 16 */
+
+/* kernel ids (gpu.h's MNW_GPU_KERNEL_* are the same numbers) */
+enum { MNW_GPU_K_RSCAN = 0, MNW_GPU_K_DSCAN = 1, MNW_GPU_K_TILED = 2, MNW_GPU_K_N = 3 };
 
 /* One pair of a batch, as the kernels see it. Its buffers lie in the
  * batch's variable region `var` at byte offsets dir, bnd and runs. */
@@ -40,6 +53,8 @@ typedef struct {
     uint64_t dir;       /* its direction words (mnw_gpu_dir_bytes) */
     uint64_t bnd;       /* its two boundary rows (mnw_gpu_bnd_ints ints) */
     uint64_t runs;      /* its trace-back run slot (m + n uint32) */
+    int32_t kind;       /* MNW_GPU_K_*: the kernel that computes it */
+    int32_t pad_;
 } mnw_gpu_kpair;
 
 /* What the matrix kernel finds per pair: the end cell and the score. */
@@ -53,31 +68,40 @@ typedef struct {
 } mnw_gpu_kscore;
 
 MNW_GPU_HD int mnw_gpu_nrb(int m) { return (m + MNW_GPU_RB - 1) / MNW_GPU_RB; }
+MNW_GPU_HD int mnw_gpu_nc4(int n) { return (n + 3) & ~3; }
 
 /* Bytes of direction words of an m x n pair (256-byte aligned). */
-MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine)
+MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine, int kind)
 {
-    uint64_t nrb = (uint64_t)mnw_gpu_nrb(m);
-    uint64_t b = ((uint64_t)n + nrb - 1) * nrb * (affine ? 8u : 4u);
+    uint64_t nrb = (uint64_t)mnw_gpu_nrb(m), W = affine ? 8u : 4u;
+    uint64_t b = kind == MNW_GPU_K_RSCAN ? nrb * (uint64_t)mnw_gpu_nc4(n) * W : ((uint64_t)n + nrb - 1) * nrb * W;
     return (b + 255) & ~(uint64_t)255;
 }
 
-/* Ints of the two boundary rows (H, and E with affine gaps, columns 0..n). */
-MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int n, int affine)
+/* Ints of the boundary rows: TiledDScan two rows of H (and two of E with
+ * affine gaps), columns 0..n; RScan one row of H (and E), columns 1..nc4
+ * at index c - 1; DScan none. */
+MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int n, int affine, int kind)
 {
-    uint64_t w = ((uint64_t)n + 1 + 3) & ~(uint64_t)3;
-    return 2 * w * (affine ? 2u : 1u);
+    uint64_t w = kind == MNW_GPU_K_RSCAN ? (uint64_t)mnw_gpu_nc4(n) : (((uint64_t)n + 1 + 3) & ~(uint64_t)3);
+    uint64_t rows = kind == MNW_GPU_K_TILED ? 2 : kind == MNW_GPU_K_RSCAN ? 1 : 0;
+    return rows * w * (affine ? 2u : 1u);
 }
 
 /* The view of a pair's direction words at `base` (trace_walk.h). */
-MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int affine)
+MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, int kind)
 {
     uint64_t W = affine ? 64 : 32, nrb = (uint64_t)mnw_gpu_nrb(m);
     mnw_dirview v;
     v.base = (const uint8_t *)base;
     v.base_bit = 0;
-    v.row_bits = (nrb + 1) * W;
-    v.col_bits = nrb * W;
+    if (kind == MNW_GPU_K_RSCAN) {
+        v.row_bits = (uint64_t)mnw_gpu_nc4(n) * W;
+        v.col_bits = W;
+    } else {
+        v.row_bits = (nrb + 1) * W;
+        v.col_bits = nrb * W;
+    }
     v.a_bit = 0;
     v.b_bit = 1;
     v.ext_bit = 32;

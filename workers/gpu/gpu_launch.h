@@ -11,13 +11,12 @@
 
 #include "gpu_kern.h"
 
-/* Kernels a device can run (docs/GPU.md). */
-enum { MNW_GPU_K_DSCAN = 0, MNW_GPU_K_NKERNELS };
-
-/* DScan-mNW: one warp per pair; direction words of pair x at var + pairs[x].dir,
- * its boundary rows at var + pairs[x].bnd; ends[x] gets end cell and score. */
-void mnw_gpu_run_dscan(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes,
-                       const mnw_gpu_kscore *sc, uint8_t *var, mnw_gpu_kend *ends);
+/* The matrix kernel `kind` (MNW_GPU_K_*) on pairs[idx[0 .. np)]: direction
+ * words of pair p at var + pairs[p].dir (none when dirs = 0: benchmarks),
+ * its boundary rows at var + pairs[p].bnd; ends[p] gets end cell and
+ * score. np = 0 launches nothing. */
+void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np,
+                        const uint8_t *codes, const mnw_gpu_kscore *sc, uint8_t *var, mnw_gpu_kend *ends);
 
 /* Device trace-back: one thread per pair walks its direction words
  * (trace_walk.h) into its run slot (var + pairs[x].runs), then copies the runs

@@ -14,15 +14,6 @@ static void unreachable(const char *f)
     abort();
 }
 
-void mnw_gpu_opts_default(mnw_gpu_opts *o)
-{
-    o->traceback_device = 1;
-    o->mem_frac = 0.75;
-    o->host_bytes = (size_t)1 << 30;
-    o->max_pairs = 65536;
-    o->host_batches = 8;
-}
-
 const char *mnw_gpu_build(void) { return "built without CUDA"; }
 
 int mnw_gpu_count(const char **why)

@@ -1,0 +1,121 @@
+/* tests/emu/emu_runtime.cpp - the CUDA runtime calls of cuda_runtime.h for
+ * the host emulation: one device ("emulated GPU", 8 GiB free), memory from
+ * malloc (device allocations start as a 0xA5 pattern, so a kernel reading
+ * what nothing wrote gets garbage, as on a GPU), every copy and memset done
+ * at once, streams and events trivially in order (an event has fired as
+ * soon as it is recorded).
+ * Thread-safety: as cuda_runtime.h says.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_runtime.h"
+
+struct emu_stream {
+    int unused;
+};
+struct emu_event {
+    int recorded;
+};
+
+static const size_t FREE_BYTES = (size_t)8 << 30;
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorNotReady: return "device not ready";
+    }
+    return "unknown error";
+}
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+cudaError_t cudaGetDeviceCount(int *n)
+{
+    *n = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int dev) { return dev == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
+{
+    if (dev != 0) return cudaErrorInvalidValue;
+    memset(p, 0, sizeof *p);
+    strcpy(p->name, "emulated GPU (tests/emu)");
+    p->major = 9;
+    p->multiProcessorCount = 1;
+    p->totalGlobalMem = FREE_BYTES;
+    return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
+{
+    *free_b = FREE_BYTES;
+    *total_b = FREE_BYTES;
+    return cudaSuccess;
+}
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+    /* large arenas stay untouched until used (the kernels write before
+     * they read); small buffers get the pattern */
+    *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
+    if (!*p) return cudaErrorMemoryAllocation;
+    if (n <= ((size_t)1 << 24)) memset(*p, 0xA5, n);
+    return cudaSuccess;
+}
+cudaError_t cudaFree(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
+cudaError_t cudaMallocHost(void **p, size_t n)
+{
+    *p = malloc(n ? n : 1);
+    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaFreeHost(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
+cudaError_t cudaMemset(void *p, int v, size_t n)
+{
+    memset(p, v, n);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind)
+{
+    memcpy(dst, src, n);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t)
+{
+    return cudaMemcpy(dst, src, n, k);
+}
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) { return cudaMemset(p, v, n); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *st, unsigned)
+{
+    *st = (cudaStream_t)calloc(1, sizeof(emu_stream));
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t st)
+{
+    free(st);
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned)
+{
+    *ev = (cudaEvent_t)calloc(1, sizeof(emu_event));
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t)
+{
+    ev->recorded = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t ev) { return ev->recorded ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaEventDestroy(cudaEvent_t ev)
+{
+    free(ev);
+    return cudaSuccess;
+}

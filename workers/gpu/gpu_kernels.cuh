@@ -1,0 +1,400 @@
+/* gpu_kernels.cuh - the GPU kernels: RScan-mNW, DScan-mNW and TiledDScan-mNW
+ * (matrix and direction words) and the device trace-back. Included by
+ * gpu_kernels.cu (the launchers, gpu_launch.h) and by tests/emu (the same
+ * kernels run on the host, lane by lane, where CI has no GPU). See
+ * gpu_kern.h (layouts) and docs/GPU.md.
+ *
+ * All three compute a row block (16 rows) one column at a time with
+ * block_col: the block's 16 H values (and F, the left gap, with affine
+ * gaps) stay in registers; a column takes H (and E, the upper gap) of the
+ * row above the block, the column's base and the diagonal H, and gives the
+ * block's bottom H (and E) and the direction word(s). 32-bit arithmetic:
+ * exact for every length the input allows. The recurrence and the bits are
+ * those of the CPU kernels (workers/cpu/nw_simd.h, docs/SCORING.md).
+ *
+ * DScan-mNW, one warp per pair, m <= 512 rows: lane t owns row block t and
+ * the warp sweeps the anti-diagonals: at step s lane t computes column
+ * c = s - t + 1, taking the row above and the column's base from lane t - 1
+ * by a shuffle (lane 0 from row 0). Every active lane writes one direction
+ * word (two with affine gaps) at (c - 1 + tg) * nrb + tg: the warp's 32
+ * words are consecutive (gpu_kern.h).
+ * TiledDScan-mNW: the same over tiles of 32 row blocks (512 rows); lane 0
+ * reads the tile above's bottom row from a boundary row in device memory
+ * (read 32 columns ahead), lane 31 writes its own (two rows alternate, so
+ * reads and writes never meet). No length limit.
+ * RScan-mNW, one thread per pair (short sequences, where a warp's lanes
+ * would idle): the thread computes its row blocks one after another, each
+ * left to right, 4 columns per step; the block's bottom row goes to a
+ * boundary row in device memory for the next block (16-byte loads and
+ * stores), the direction words of 4 columns to one 16-byte store.
+ *
+ * DIRS = false (benchmarks only): no direction words, the score and end
+ * cell only.
+ *
+ * Free end gaps: the end cell is the best H of the last row (ties: the
+ * largest column) or of the last column (ties: the largest row); the last
+ * row wins ties between the two, as on the CPU.
+ *
+ * Thread-safety: kernels only touch their batch's buffers.
+ */
+#ifndef MNW_GPU_KERNELS_CUH
+#define MNW_GPU_KERNELS_CUH
+
+#include "gpu_kern.h"
+
+namespace mnw_gk {
+
+constexpr int RB = MNW_GPU_RB;
+constexpr unsigned FULL = 0xffffffffu;
+constexpr int NEG = MNW_GPU_NEG;
+constexpr int TILE_BLOCKS = MNW_GPU_DSCAN_ROWS / RB; /* 32: one per lane */
+
+/* H[r][0] (and H[0][r]): 0 with free end gaps, else -gapcost(r) */
+__device__ __forceinline__ int edge(const mnw_gpu_kscore &s, int r)
+{
+    return (s.free_ends || r == 0) ? 0 : -(s.go + (r - 1) * s.ge);
+}
+
+__device__ __forceinline__ int max3(int a, int b, int c)
+{
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+    return __vimax3_s32(a, b, c); /* DPX on sm_90, emulated before */
+#else
+    return max(a, max(b, c));
+#endif
+}
+
+/* One row block's state: rows r0 .. r0 + 15 */
+struct Rows {
+    int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its match and mismatch scores (0 for N) */
+    int H[RB], F[RB];           /* H and F (affine) of the last column computed */
+};
+
+__device__ __forceinline__ void rows_init(Rows &R, const uint8_t *A, int m, int r0, const mnw_gpu_kscore &sc)
+{
+#pragma unroll
+    for (int k = 0; k < RB; k++) {
+        int r = r0 + k;
+        int c = r <= m ? min((int)A[r - 1], 4) : 4; /* every ambiguity code scores alike */
+        R.qc[k] = c;
+        R.qm[k] = c < 4 ? sc.match : 0;
+        R.qx[k] = c < 4 ? sc.mismatch : 0;
+        R.H[k] = edge(sc, r);
+        R.F[k] = NEG;
+    }
+}
+
+/* One column of a row block. In: diag = H of the row above at the previous
+ * column, up/ue = H/E of the row above at this column, b = the column's
+ * base. Out: up/ue = H/E of the block's bottom row; w0 (w1) = the bits. */
+template <bool AFF>
+__device__ __forceinline__ void block_col(Rows &R, int b, int diag, int &up, int &ue, int go, int ge, uint32_t &w0,
+                                          uint32_t &w1)
+{
+    const int bmask = b < 4 ? -1 : 0;
+    w0 = 0;
+    w1 = 0;
+    if (!AFF) {
+#pragma unroll
+        for (int k = 0; k < RB; k++) {
+            int sub = (R.qc[k] == b) ? R.qm[k] : (R.qx[k] & bmask);
+            int d = diag + sub;
+            int h = max(d, max(up, R.H[k]) - go);
+            w0 |= ((h == d) ? 1u : 0u) << (2 * k);
+            w0 |= ((R.H[k] > up) ? 2u : 0u) << (2 * k);
+            diag = R.H[k];
+            R.H[k] = h;
+            up = h;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < RB; k++) {
+            int sub = (R.qc[k] == b) ? R.qm[k] : (R.qx[k] & bmask);
+            int d = diag + sub;
+            int eo = up - go, ex = ue - ge;
+            int e = max(eo, ex);
+            int fo = R.H[k] - go, fx = R.F[k] - ge;
+            int f = max(fo, fx);
+            int h = max3(d, e, f);
+            w0 |= (((h == d) ? 1u : 0u) | ((h == e) ? 2u : 0u)) << (2 * k);
+            w1 |= (((ex > eo) ? 1u : 0u) | ((fx > fo) ? 2u : 0u)) << (2 * k);
+            diag = R.H[k];
+            R.H[k] = h;
+            R.F[k] = f;
+            up = h;
+            ue = e;
+        }
+    }
+}
+
+/* The end cell as the columns go by (one thread's view: the rows of its
+ * blocks). own: this block holds row m (at k = mk). */
+struct Ends {
+    int lrv = 0, lrc = 0; /* FE: best H of the last row and its column */
+    int lcv = 0, lcr = 0; /* FE: best H of the last column over this thread's rows, its row */
+    int hmn = 0;          /* H[m][n] */
+};
+
+template <bool FE>
+__device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, bool own, int mk, int r0, int m)
+{
+    if (own && (FE || c == n)) { /* row m: H at this column */
+        int hm = R.H[0];
+#pragma unroll
+        for (int k = 1; k < RB; k++)
+            if (k == mk) hm = R.H[k];
+        if (FE && hm >= E.lrv) {
+            E.lrv = hm;
+            E.lrc = c;
+        }
+        if (c == n) E.hmn = hm;
+    }
+    if (FE && c == n) { /* last column, rows ascending (ties: the later row) */
+#pragma unroll
+        for (int k = 0; k < RB; k++)
+            if (r0 + k <= m && R.H[k] >= E.lcv) {
+                E.lcv = R.H[k];
+                E.lcr = r0 + k;
+            }
+    }
+}
+
+/* The end of a pair from the best of the last row (rv at column rc) and of
+ * the last column (cv at row cr). */
+template <bool FE>
+__device__ __forceinline__ mnw_gpu_kend end_of(int m, int n, int hmn, int rv, int rc, int cv, int cr)
+{
+    mnw_gpu_kend en;
+    en.pad_ = 0;
+    if (!FE) {
+        en.score = hmn;
+        en.re = m;
+        en.ce = n;
+    } else if (rv >= cv) {
+        en.score = rv;
+        en.re = m;
+        en.ce = rc;
+    } else {
+        en.score = cv;
+        en.re = cr;
+        en.ce = n;
+    }
+    return en;
+}
+
+/* lane 0's inputs for steps s0 .. s0+31, lane L holding column s0 + L + 1:
+ * the row above (boundary or row 0) and the column's base */
+template <bool AFF>
+__device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw_gpu_kscore &sc, const uint8_t *B,
+                                      const int32_t *rdH, const int32_t *rdE, int &h, int &e, int &b)
+{
+    int c = s0 + lane + 1;
+    h = 0;
+    e = NEG;
+    b = 4;
+    if (c <= n) {
+        b = min((int)B[c - 1], 4);
+        if (sp == 0) {
+            h = edge(sc, c);
+        } else {
+            h = rdH[c];
+            if (AFF) e = rdE[c];
+        }
+    }
+}
+
+/* DScan-mNW (TILED = false: m <= 512) and TiledDScan-mNW (TILED = true) */
+template <bool AFF, bool FE, bool TILED, bool DIRS>
+__global__ void __launch_bounds__(128)
+    dscan(const mnw_gpu_kpair *__restrict__ pairs, const uint32_t *__restrict__ idx, int np,
+          const uint8_t *__restrict__ codes, mnw_gpu_kscore sc, uint8_t *__restrict__ var,
+          mnw_gpu_kend *__restrict__ ends)
+{
+    const int lane = threadIdx.x & 31;
+    const int x = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    if (x >= np) return; /* whole warps only */
+    const int p = (int)idx[x];
+    const mnw_gpu_kpair P = pairs[p];
+    const int m = P.m, n = P.n;
+    const int nrb = mnw_gpu_nrb(m);
+    const uint8_t *A = codes + P.a, *B = codes + P.b;
+    const uint64_t w = ((uint64_t)n + 1 + 3) & ~(uint64_t)3;
+    int32_t *const bnd = (int32_t *)(var + P.bnd); /* TILED: H0 H1 E0 E1, w ints each */
+    uint32_t *dw = (uint32_t *)(var + P.dir);
+    uint2 *dw2 = (uint2 *)(var + P.dir);
+    const int go = sc.go, ge = sc.ge;
+
+    const int mtg = (m - 1) / RB, mk = (m - 1) % RB; /* block and row of row m */
+    const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
+    Ends E;
+
+    for (int sp = 0; sp < nstripes; sp++) {
+        const int tg = sp * TILE_BLOCKS + lane;
+        const int r0 = tg * RB + 1;
+        const bool own = (tg == mtg);
+        Rows R;
+        rows_init(R, A, m, r0, sc);
+        int diag0 = edge(sc, r0 - 1);
+        int upH = 0, upE = NEG, bc = 4;
+        const uint64_t rd = (sp & 1) ? w : 0, wr = w - rd;
+        const int32_t *rdH = bnd + rd, *rdE = bnd + 2 * w + rd;
+        int32_t *wrH = bnd + wr, *wrE = bnd + 2 * w + wr;
+        const bool more = TILED && sp + 1 < nstripes;
+        int cH, cE, cB, nH, nE, nB;
+        fetch<AFF>(0, lane, n, sp, sc, B, rdH, rdE, cH, cE, cB);
+        fetch<AFF>(32, lane, n, sp, sc, B, rdH, rdE, nH, nE, nB);
+        const int nsteps = n + 31;
+        for (int s = 0; s < nsteps; s++) {
+            if ((s & 31) == 0 && s) {
+                cH = nH;
+                cE = nE;
+                cB = nB;
+                fetch<AFF>(s + 32, lane, n, sp, sc, B, rdH, rdE, nH, nE, nB);
+            }
+            int inH = __shfl_up_sync(FULL, upH, 1);
+            int inE = AFF ? __shfl_up_sync(FULL, upE, 1) : 0;
+            int inB = __shfl_up_sync(FULL, bc, 1);
+            const int j = s & 31;
+            int zH = __shfl_sync(FULL, cH, j);
+            int zE = AFF ? __shfl_sync(FULL, cE, j) : 0;
+            int zB = __shfl_sync(FULL, cB, j);
+            if (lane == 0) {
+                inH = zH;
+                inE = zE;
+                inB = zB;
+            }
+            const int c = s - lane + 1;
+            if (c < 1 || c > n) continue;
+            int up = inH, ue = inE;
+            uint32_t w0, w1;
+            block_col<AFF>(R, inB, diag0, up, ue, go, ge, w0, w1);
+            diag0 = inH;
+            upH = up;
+            upE = ue;
+            bc = inB;
+            if (DIRS && tg < nrb) {
+                uint64_t at = (uint64_t)(c - 1 + tg) * (uint64_t)nrb + (uint64_t)tg;
+                if (AFF) dw2[at] = make_uint2(w0, w1);
+                else dw[at] = w0;
+            }
+            if (more && lane == 31) {
+                wrH[c] = upH;
+                if (AFF) wrE[c] = upE;
+            }
+            ends_col<FE>(E, R, c, n, own, mk, r0, m);
+        }
+        __syncwarp();
+    }
+
+    const int olane = mtg & 31; /* the owner of row m (in the last stripe) */
+    if (FE)
+        for (int o = 16; o; o >>= 1) { /* best of the last column: larger H, then larger row */
+            int ov = __shfl_xor_sync(FULL, E.lcv, o), orr = __shfl_xor_sync(FULL, E.lcr, o);
+            if (ov > E.lcv || (ov == E.lcv && orr > E.lcr)) {
+                E.lcv = ov;
+                E.lcr = orr;
+            }
+        }
+    int hmn = __shfl_sync(FULL, E.hmn, olane);
+    int rv = __shfl_sync(FULL, E.lrv, olane), rc = __shfl_sync(FULL, E.lrc, olane);
+    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr);
+}
+
+/* 4 bases from b[0..3] (any alignment; the buffer has 8 bytes of slack) */
+__device__ __forceinline__ uint32_t load4(const uint8_t *b)
+{
+    uintptr_t a = (uintptr_t)b;
+    const uint32_t *w = (const uint32_t *)(a & ~(uintptr_t)3);
+    return __funnelshift_r(__ldg(w), __ldg(w + 1), (unsigned)(a & 3) * 8);
+}
+
+/* RScan-mNW: one thread per pair */
+template <bool AFF, bool FE, bool DIRS>
+__global__ void __launch_bounds__(128)
+    rscan(const mnw_gpu_kpair *__restrict__ pairs, const uint32_t *__restrict__ idx, int np,
+          const uint8_t *__restrict__ codes, mnw_gpu_kscore sc, uint8_t *__restrict__ var,
+          mnw_gpu_kend *__restrict__ ends)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= np) return;
+    const int p = (int)idx[x];
+    const mnw_gpu_kpair P = pairs[p];
+    const int m = P.m, n = P.n;
+    const int nrb = mnw_gpu_nrb(m), nc4 = mnw_gpu_nc4(n);
+    const uint8_t *A = codes + P.a, *B = codes + P.b;
+    int4 *bH = (int4 *)(var + P.bnd); /* columns 1..nc4 at c - 1 */
+    int4 *bE = bH + nc4 / 4;
+    uint4 *dw = (uint4 *)(var + P.dir);
+    const int go = sc.go, ge = sc.ge;
+    const int mtg = (m - 1) / RB, mk = (m - 1) % RB;
+    Ends E;
+
+    for (int tg = 0; tg < nrb; tg++) {
+        const int r0 = tg * RB + 1;
+        const bool own = (tg == mtg), more = tg + 1 < nrb;
+        Rows R;
+        rows_init(R, A, m, r0, sc);
+        int diag = edge(sc, r0 - 1);
+        for (int c0 = 1; c0 <= n; c0 += 4) {
+            const int q = (c0 - 1) >> 2;
+            uint32_t b4 = load4(B + c0 - 1);
+            int ua[4], ea[4] = {NEG, NEG, NEG, NEG};
+            if (tg == 0) {
+#pragma unroll
+                for (int t = 0; t < 4; t++) ua[t] = edge(sc, c0 + t);
+            } else {
+                int4 h4 = bH[q];
+                ua[0] = h4.x, ua[1] = h4.y, ua[2] = h4.z, ua[3] = h4.w;
+                if (AFF) {
+                    int4 e4 = bE[q];
+                    ea[0] = e4.x, ea[1] = e4.y, ea[2] = e4.z, ea[3] = e4.w;
+                }
+            }
+            uint32_t w0[4], w1[4];
+#pragma unroll
+            for (int t = 0; t < 4; t++) {
+                const int c = c0 + t;
+                const int b = c <= n ? min((int)((b4 >> (8 * t)) & 0xffu), 4) : 4;
+                const int above = ua[t];
+                block_col<AFF>(R, b, diag, ua[t], ea[t], go, ge, w0[t], w1[t]);
+                diag = above;
+                if (c <= n) ends_col<FE>(E, R, c, n, own, mk, r0, m);
+            }
+            if (more) {
+                bH[q] = make_int4(ua[0], ua[1], ua[2], ua[3]);
+                if (AFF) bE[q] = make_int4(ea[0], ea[1], ea[2], ea[3]);
+            }
+            if (DIRS) {
+                const uint64_t at = (uint64_t)tg * (uint64_t)(nc4 / 4) + (uint64_t)q; /* in 4-word units */
+                if (AFF) {
+                    dw[2 * at] = make_uint4(w0[0], w1[0], w0[1], w1[1]);
+                    dw[2 * at + 1] = make_uint4(w0[2], w1[2], w0[3], w1[3]);
+                } else {
+                    dw[at] = make_uint4(w0[0], w0[1], w0[2], w0[3]);
+                }
+            }
+        }
+    }
+    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr);
+}
+
+__global__ void trace(const mnw_gpu_kpair *__restrict__ pairs, int np, const uint8_t *__restrict__ codes, int affine,
+                      uint8_t *__restrict__ var, const mnw_gpu_kend *__restrict__ ends, uint32_t *__restrict__ packed,
+                      uint32_t *__restrict__ hdr)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= np) return;
+    const mnw_gpu_kpair P = pairs[x];
+    const mnw_gpu_kend E = ends[x];
+    mnw_dirview v = mnw_gpu_view(var + P.dir, P.m, P.n, affine, P.kind);
+    uint32_t *slot = (uint32_t *)(var + P.runs);
+    uint32_t k = mnw_tb_walk(&v, affine, E.re, E.ce, codes + P.a, P.m, codes + P.b, P.n, slot);
+    uint32_t off = atomicAdd(&hdr[0], k);
+    for (uint32_t i = 0; i < k; i++) packed[off + i] = slot[i];
+    hdr[1 + x] = k;
+    hdr[1 + np + x] = off;
+}
+
+} // namespace mnw_gk
+
+#endif

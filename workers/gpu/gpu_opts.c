@@ -1,0 +1,34 @@
+/* gpu_opts.c - the GPU aligner's options and kernel names (gpu.h), the
+ * same in builds with and without CUDA.
+ * Thread-safety: pure functions.
+ */
+#include "gpu.h"
+
+#include <string.h>
+
+static const char *const kernel_names[] = {"rscan", "dscan", "tileddscan"};
+
+void mnw_gpu_opts_default(mnw_gpu_opts *o)
+{
+    o->traceback_device = 1;
+    o->mem_frac = 0.75;
+    o->host_bytes = (size_t)1 << 30;
+    o->max_pairs = 65536;
+    o->host_batches = 8;
+    o->kernel = MNW_GPU_KERNEL_AUTO;
+    o->rscan_rows = MNW_GPU_RSCAN_ROWS;
+    o->score_only = 0;
+}
+
+const char *mnw_gpu_kernel_str(int kernel)
+{
+    return kernel >= 0 && kernel < (int)(sizeof kernel_names / sizeof *kernel_names) ? kernel_names[kernel] : NULL;
+}
+
+int mnw_gpu_kernel_parse(const char *s)
+{
+    if (!strcmp(s, "auto")) return MNW_GPU_KERNEL_AUTO;
+    for (int k = 0; k < (int)(sizeof kernel_names / sizeof *kernel_names); k++)
+        if (!strcmp(s, kernel_names[k])) return k;
+    return -2;
+}
