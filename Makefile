@@ -117,7 +117,7 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
 
-TEST_TOOLS := $(B)/tools/check_output
+TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -146,6 +146,11 @@ $(B)/tests/test_gpu_emu: $(B)/emu/test_gpu.o $(TEST_LIB_OBJ) $(LIB_SRC:%.c=$(B)/
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
 TEST_BIN += $(B)/tests/test_gpu_emu
+# mnw itself on the emulated GPU (tests/sh/t_gpu_emu.sh): the GPU dispatcher
+# thread, batches, finish tasks and output bytes, without a GPU
+$(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
 
 # installs the tools the tests compare against when missing (apt-get; a no-op
 # when they are there), so `make test` works on a fresh machine
