@@ -37,6 +37,19 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRUN=(mpirun --oversubscribe --bind-to none)
 
+# same_bytes A B : the output files of two OUTDIRs are identical as bytes (the
+# gzip files themselves: one gzip member per work list, so compare runs of
+# one work-list size)
+same_bytes() { cmp -s "$1/pairs.tsv.gz" "$2/pairs.tsv.gz" && cmp -s "$1/dist.column.gz" "$2/dist.column.gz" &&
+               cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
+
+# cpu_ref DIR FASTA WL [SCORING...] : the CPU-only run (--cigar --phylip,
+# work lists of WL pairs) the GPU tests compare with, made once into DIR
+cpu_ref() {
+    local dir=$1 fa=$2 wl=$3; shift 3
+    [ -d "$dir" ] || "$MNW" -q -i "$fa" -o "$dir" --cigar --phylip --gpus none --worklist-size "$wl" "$@"
+}
+
 # same_outputs A B : the decompressed outputs of two OUTDIRs are identical
 same_outputs() {
     cmp -s <(zcat "$1/pairs.tsv.gz") <(zcat "$2/pairs.tsv.gz") &&

@@ -12,9 +12,6 @@ cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
 gold80 gold80.fa
 
-# byte-identical outputs (the gzip files themselves, not only their text)
-same_bytes() { cmp -s "$1/pairs.tsv.gz" "$2/pairs.tsv.gz" && cmp -s "$1/dist.column.gz" "$2/dist.column.gz" &&
-               cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
 
 ok "mnw sees a GPU (log names it)" "$MNW" -q -i gold80.fa -o probe --cigar
 check "the log names the GPU and the kernel" 'grep -q "GPU 0: .*kernel" probe/mnw.log'
@@ -31,7 +28,7 @@ for f in s200 gold80; do
         for v in "${variants[@]}"; do
             wl=$(sed -nE 's/.*--worklist-size ([0-9]+).*/\1/p' <<<"$v"); wl=${wl:-5000}
             ref=cpu-$f-$name-$wl
-            [ -d "$ref" ] || "$MNW" -q -i $f.fa -o "$ref" --cigar --phylip --gpus none --worklist-size "$wl" $sc
+            cpu_ref "$ref" $f.fa "$wl" $sc
             rm -rf gpu
             ok "$f $name: mnw runs with the GPU ($v)" "$MNW" -q -i $f.fa -o gpu --cigar --phylip $sc $v
             check "$f $name: byte-identical to the CPU run ($v)" 'same_bytes $ref gpu'

@@ -103,6 +103,24 @@ static int run_all(mnw_gpu *g, const pr *P, int np, mnw_aln *got, int *refused)
     return nref;
 }
 
+/* Opens GPU 0 with o and runs every pair through it (run_all, after
+ * clearing got and refused); *nref as run_all returns it. NULL (a failed
+ * check printed) when the device does not open; else the caller closes it. */
+static mnw_gpu *open_and_run(const mnw_seqset *S, const mnw_scoring *sc, const mnw_gpu_opts *o, const pr *P, int np,
+                             mnw_aln *got, int *refused, int *nref)
+{
+    mnw_err e;
+    mnw_gpu *g = mnw_gpu_open(0, S, sc, o, &e);
+    if (!g) {
+        T_OK(0, "open GPU 0: %s", e.msg);
+        return NULL;
+    }
+    memset(refused, 0, (size_t)np * sizeof *refused);
+    for (int x = 0; x < np; x++) mnw_aln_clear(&got[x]);
+    *nref = run_all(g, P, np, got, refused);
+    return g;
+}
+
 int main(void)
 {
     const char *why = NULL;
@@ -189,14 +207,9 @@ int main(void)
                 o.max_pairs = bs ? 7 : 65536;
                 o.kernel = kern;
                 if (small) o.mem_frac = 0.05;
-                mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
-                if (!g) {
-                    T_OK(0, "open GPU 0: %s", e.msg);
-                    continue;
-                }
-                memset(refused, 0, (size_t)np * sizeof *refused);
-                for (int x = 0; x < np; x++) mnw_aln_clear(&got[x]);
-                int nref = run_all(g, P, np, got, refused);
+                int nref;
+                mnw_gpu *g = open_and_run(&S, sc, &o, P, np, got, refused, &nref);
+                if (!g) continue;
                 int bad = 0, badref = 0, first = -1;
                 for (int x = 0; x < np; x++) {
                     int empty = mnw_seq_len(&S, P[x].i) == 0 || mnw_seq_len(&S, P[x].j) == 0;
@@ -236,14 +249,9 @@ int main(void)
             o.kernel = kern;
             o.score_only = 1;
             if (small) o.mem_frac = 0.05;
-            mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
-            if (!g) {
-                T_OK(0, "open GPU 0: %s", e.msg);
-                continue;
-            }
-            memset(refused, 0, (size_t)np * sizeof *refused);
-            for (int x = 0; x < np; x++) mnw_aln_clear(&got[x]);
-            int nref = run_all(g, P, np, got, refused), bad = 0;
+            int nref, bad = 0;
+            mnw_gpu *g = open_and_run(&S, sc, &o, P, np, got, refused, &nref);
+            if (!g) continue;
             for (int x = 0; x < np; x++)
                 if (!refused[x] && (got[x].score != ref[x].score || got[x].nops != 0)) bad++;
             T_OK(nref >= 0 && bad == 0, "%s, %s score-only: the CPU's scores (%d differ)", mname[mi],

@@ -178,7 +178,7 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         CK(cudaMallocHost((void **)&b->h_ends, (size_t)cap * sizeof *b->h_ends));
         CK(cudaMallocHost((void **)&b->h_idx, (size_t)cap * sizeof *b->h_idx));
         CK(cudaMallocHost((void **)&b->h_hdr, (1 + 2 * (size_t)cap) * sizeof *b->h_hdr));
-        if (!g->o.traceback_device && !g->o.score_only) {
+        if (!g->o.traceback_device) { /* (score-only runs set traceback_device) */
             b->h_var_cap = g->o.host_bytes < g->sl[0].var_cap ? g->o.host_bytes : g->sl[0].var_cap;
             CK(cudaMallocHost((void **)&b->h_var, b->h_var_cap));
         }
