@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -117,6 +118,19 @@ static void text_of(const mnw_bookmark *b, mnw_buf *t)
     kv(t, "end", end);
 }
 
+/* Fault tests only (tests/sh/t_resume.sh): MNW_TEST_BOOKMARK_PAUSE=S
+ * holds every write for S seconds between the whole temporary file and
+ * the rename, so a kill -9 can land exactly there. */
+static void test_pause(void)
+{
+    const char *p = getenv("MNW_TEST_BOOKMARK_PAUSE");
+    double s = p ? atof(p) : 0;
+    if (s > 0) {
+        struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e)
 {
     mnw_buf t;
@@ -147,6 +161,7 @@ int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e)
         unlink(tmp);
         goto out;
     }
+    test_pause();
     if (rename(tmp, path)) {
         mnw_err_set(e, "%s: %s", path, strerror(errno));
         unlink(tmp);

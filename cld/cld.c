@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "log.h"
+
 void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw_writer *w)
 {
     memset(c, 0, sizeof *c);
@@ -20,9 +22,45 @@ void mnw_cld_free(mnw_cld *c)
     c->slots = NULL;
 }
 
+void mnw_cld_start_at(mnw_cld *c, uint64_t watermark)
+{
+    c->start = c->watermark = c->next_k = c->bm_mark = watermark;
+}
+
+void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every)
+{
+    c->dir = dir;
+    c->bm = b;
+    c->bm_every = every;
+    c->bm_last = mnw_now();
+}
+
+int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
+{
+    if (!c->dir) return 0;
+    double now = mnw_now();
+    if (!force && (c->watermark == c->bm_mark || now - c->bm_last < c->bm_every)) return 0;
+    if (mnw_writer_sync(c->w, e)) return -1;
+    mnw_bookmark *b = c->bm;
+    b->watermark = c->watermark;
+    for (int o = 0, k = 0; o < MNW_NOUT; o++) {
+        if (!c->w->enabled[o]) continue;
+        if (k < b->nout) b->out_bytes[k] = c->w->bytes[o];
+        else if (mnw_bookmark_output(b, mnw_out_name[o], c->w->bytes[o], e)) return -1;
+        k++;
+    }
+    if (mnw_bookmark_write(c->dir, b, e)) return -1;
+    c->bm_mark = c->watermark;
+    c->bm_last = now;
+    c->bm_writes++;
+    return 0;
+}
+
+void mnw_cld_stop(mnw_cld *c) { c->stopping = 1; }
+
 int mnw_cld_next(mnw_cld *c, mnw_range *r)
 {
-    if (c->next_k >= c->npairs) return -1;
+    if (c->next_k >= c->npairs || c->stopping) return -1;
     if (c->next_k >= c->watermark + c->window * c->wl) return 0;
     r->k0 = c->next_k;
     r->count = c->npairs - c->next_k < c->wl ? c->npairs - c->next_k : c->wl;
@@ -52,5 +90,5 @@ int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e)
         mnw_result_free(x);
         if (c->watermark == c->npairs) break;
     }
-    return 0;
+    return mnw_cld_checkpoint(c, c->watermark == c->npairs, e);
 }

@@ -4,12 +4,18 @@
  * Reorder memory is bounded: no work list is handed out more than `window`
  * lists ahead of the watermark (the first pair not yet written), so at most
  * `window` results wait in memory however slow one node is (docs/ARCHITECTURE.md).
+ * It also keeps the run's bookmark (bookmark.h, docs/RESUME.md): after
+ * results are written, at most every `every` seconds, and when the last
+ * pair is written, it flushes and fsyncs the outputs and then replaces the
+ * bookmark with the new watermark and output lengths, so a bookmark never
+ * counts a byte that is not on disk.
  * Ownership: the CLD takes ownership of every result passed to
- * mnw_cld_accept. Thread-safety: one thread (the comm thread of rank 0).
+ * mnw_cld_accept; it borrows the writer and the bookmark. Thread-safety: one thread (the comm thread of rank 0).
  */
 #ifndef MNW_CLD_H
 #define MNW_CLD_H
 
+#include "bookmark.h"
 #include "result.h"
 #include "writer.h"
 
@@ -20,12 +26,31 @@ typedef struct {
     uint64_t cells;     /* DP cells of the written pairs */
     mnw_result **slots; /* window slots, by (k0 / wl) % window */
     mnw_writer *w;
+    uint64_t start;     /* watermark the run started from (> 0: resumed) */
+    int stopping;       /* a stop was asked for: no more lists handed out */
+    const char *dir;    /* OUTDIR of the bookmark; NULL: none kept */
+    mnw_bookmark *bm;   /* filled by the caller but for watermark and outputs */
+    double bm_every, bm_last;
+    uint64_t bm_mark;   /* watermark of the last bookmark written */
+    uint64_t bm_writes;
 } mnw_cld;
 
 void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw_writer *w);
 void mnw_cld_free(mnw_cld *c);
+/* A resumed run: pairs below watermark are in the outputs already (a
+ * multiple of wl, or npairs). Call before handing out anything. */
+void mnw_cld_start_at(mnw_cld *c, uint64_t watermark);
+/* Keep the bookmark dir/mnw.bookmark: b holds the input hash, counts and
+ * settings; the CLD fills in the watermark and the output lengths. */
+void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every);
+/* Writes the bookmark now if `force`, or if `every` seconds passed and the
+ * watermark moved. 0, or -1 with e set (an output or the bookmark could
+ * not be written). */
+int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e);
+/* Stop handing out lists (a stop signal); results of lists out still count. */
+void mnw_cld_stop(mnw_cld *c);
 /* 1: *r is the next work list; 0: none until results come back (window
- * full); -1: every list has been handed out. */
+ * full); -1: every list has been handed out, or the CLD is stopping. */
 int mnw_cld_next(mnw_cld *c, mnw_range *r);
 /* Takes a result; writes every result now contiguous with the watermark.
  * Returns 0, or -1 with e set (write error, or a result that was never

@@ -7,9 +7,11 @@
 
 #include "log.h"
 #include "mpiw.h"
+#include "sig.h"
 #include "wire.h"
 
-void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout)
+void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout,
+                     double grace)
 {
     memset(n, 0, sizeof *n);
     n->cld = cld;
@@ -22,6 +24,7 @@ void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_pee
     }
     n->peer[0].bye = 1; /* rank 0's own NLD talks through direct calls */
     n->timeout = timeout;
+    n->grace = grace;
     n->beat_every = 1.0;
     n->last_beat = now;
     mnw_buf_init(&n->rx);
@@ -148,6 +151,13 @@ static int receive(mnw_cldnet *n, mnw_err *e)
         case MNW_TAG_BYE:
             p->bye = 1;
             break;
+        case MNW_TAG_HALT: {
+            int32_t sig = 15;
+            if (count == sizeof sig) memcpy(&sig, n->rx.p, sizeof sig);
+            LOG_INFO("rank %d (%s) got %s", src, p->host, mnw_sig_name(sig));
+            mnw_sig_raise_stop(sig);
+            break;
+        }
         case MNW_TAG_ERROR:
             n->rx.p[count] = 0;
             return mnw_err_set(e, "rank %d (%s): %s", src, p->host, n->rx.p);
@@ -210,9 +220,41 @@ static int beat_and_watch(mnw_cldnet *n, mnw_err *e)
     return 0;
 }
 
+/* Lists handed out and not yet back. */
+static uint64_t lists_out(const mnw_cldnet *n, int from)
+{
+    uint64_t x = 0;
+    for (int r = from; r < n->size; r++) x += n->peer[r].lists_out;
+    return x;
+}
+
+/* A stop signal: no more lists; after the grace, drop those in flight. */
+static void watch_stop(mnw_cldnet *n)
+{
+    int sig = mnw_sig_pending();
+    if (!sig) return;
+    double now = mnw_now();
+    if (!n->stop_sig) {
+        n->stop_sig = sig;
+        n->stop_at = now + n->grace;
+        mnw_cld_stop(n->cld);
+        LOG_WARN("%s: stopping: no new work; collecting the %llu work list%s in flight for up to %.1f s, then a last "
+                 "bookmark (resume with: mnw --resume DIR)",
+                 mnw_sig_name(sig), (unsigned long long)lists_out(n, 0), lists_out(n, 0) == 1 ? "" : "s", n->grace);
+    }
+    if (!n->dropping && now >= n->stop_at && !mnw_cld_done(n->cld)) {
+        n->dropping = 1;
+        LOG_WARN("stop: dropping the %llu work list%s still in flight (they are done again on resume)",
+                 (unsigned long long)lists_out(n, 0), lists_out(n, 0) == 1 ? "" : "s");
+        for (int r = 1; r < n->size; r++)
+            if (!n->peer[r].bye) send_ctl(r, MNW_TAG_STOP, NULL, 0);
+    }
+}
+
 static int net_poll(void *ctx, mnw_err *e)
 {
     mnw_cldnet *n = ctx;
+    watch_stop(n);
     if (n->size == 1) return 0; /* alone: no MPI at all */
     int did = receive(n, e);
     if (did < 0) return -1;
@@ -247,8 +289,11 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 static int net_busy(void *ctx)
 {
     mnw_cldnet *n = ctx;
+    if (n->stop_sig) return (!n->dropping && lists_out(n, 1) > 0) || n->nrecvs > 0;
     return !mnw_cld_done(n->cld) || n->nrecvs > 0;
 }
+
+static int net_abandon(void *ctx) { return ((mnw_cldnet *)ctx)->dropping; }
 
 static void net_tick(void *ctx)
 {
@@ -258,11 +303,11 @@ static void net_tick(void *ctx)
 
 mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s)
 {
-    mnw_nld_link l = {net_next, net_deliver, net_poll, net_busy, net_tick, wait_s, n};
+    mnw_nld_link l = {net_next, net_deliver, net_poll, net_busy, net_abandon, net_tick, wait_s, n};
     return l;
 }
 
-int mnw_cldnet_finish(mnw_cldnet *n, mnw_err *e)
+int mnw_cldnet_finish(mnw_cldnet *n, int status, mnw_err *e)
 {
     for (;;) {
         int all = 1;
@@ -275,7 +320,8 @@ int mnw_cldnet_finish(mnw_cldnet *n, mnw_err *e)
             nanosleep(&ts, NULL);
         }
     }
-    for (int r = 1; r < n->size; r++) send_ctl(r, MNW_TAG_FIN, NULL, 0);
+    int32_t s32 = status;
+    for (int r = 1; r < n->size; r++) send_ctl(r, MNW_TAG_FIN, &s32, sizeof s32);
     return 0;
 }
 

@@ -3,7 +3,10 @@
  * result messages into the reorder buffer, exchanges heartbeats, and ends
  * the job cleanly (every rank says BYE, then FIN) or with an error naming
  * the rank and host (a rank that reports an error, or sends nothing for
- * `timeout` seconds). It also gives rank 0's own NLD its link (nld.h):
+ * `timeout` seconds). A stop signal (sig.h, on rank 0 or passed on by a
+ * rank's HALT) stops the dispatcher handing out lists; the lists in flight
+ * are collected for `grace` seconds, then dropped (STOP to every rank, and
+ * rank 0's own NLD through the link's abandon). It also gives rank 0's own NLD its link (nld.h):
  * local requests go straight to the dispatcher, after the remote ones
  * waiting. Protocol: docs/DISTRIBUTED.md.
  *
@@ -45,19 +48,25 @@ typedef struct {
     double busy_s;          /* time spent taking in results: the CLD's own cost */
     uint64_t msgs;
     int rr;                 /* round-robin start for answering requests */
+    double grace;           /* seconds a stop waits for the lists in flight */
+    int stop_sig;           /* the stop signal being handled (0: none) */
+    double stop_at;         /* when the lists still in flight are dropped */
+    int dropping;           /* past stop_at: STOP sent, lists in flight dropped */
     void (*tick)(void *);   /* progress report, called by the link's tick */
     void *tick_ctx;
 } mnw_cldnet;
 
 /* peers[r] gives each rank's host and worker count (gathered at start). */
-void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout);
+void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout,
+                     double grace);
 void mnw_cldnet_free(mnw_cldnet *n);
 /* The link for rank 0's own NLD (ctx = n). */
 mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s);
-/* After rank 0's NLD loop returned 0 (every result written): waits for every
- * rank's BYE, then sends FIN. 0 or -1 with e set (a rank failed or went
+/* After rank 0's NLD loop returned (every result written, or a stop):
+ * waits for every rank's BYE, then sends FIN with the job's exit status
+ * (0, or MNW_EXIT_STOPPED). 0 or -1 with e set (a rank failed or went
  * silent). */
-int mnw_cldnet_finish(mnw_cldnet *n, mnw_err *e);
+int mnw_cldnet_finish(mnw_cldnet *n, int status, mnw_err *e);
 /* One line per rank into the log: lists, pairs, pairs/s over `secs`. */
 void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs);
 

@@ -100,7 +100,7 @@ static nld_fin *pop_fin_locked(nld_state *st)
 /* An aligning worker's yield (between lane groups): finish GPU results
  * waiting in the queue, so a GPU never waits about a second for a worker to
  * end its own list. */
-static void worker_yield(void *p)
+static int worker_yield(void *p)
 {
     worker_arg *a = p;
     nld_state *st = a->st;
@@ -108,9 +108,10 @@ static void worker_yield(void *p)
         CHECK_PT(pthread_mutex_lock(&st->mu));
         nld_fin *f = st->fin_head && !st->stop ? pop_fin_locked(st) : NULL;
         CHECK_PT(pthread_mutex_unlock(&st->mu));
-        if (!f) return;
+        if (!f) break;
         f->run(f, st, a->w);
     }
+    return __atomic_load_n(&st->abandon, __ATOMIC_ACQUIRE); /* 1: leave this list */
 }
 
 static void *worker_main(void *p)
@@ -127,10 +128,10 @@ static void *worker_main(void *p)
     mnw_cpu_worker w;
     mnw_cpu_worker_init(&w, st->cfg->js);
     a->w = &w;
-    if (st->cfg->ngpus > 0) { /* GPU results to finish come first, even mid-list */
-        w.scratch.yield = worker_yield;
-        w.scratch.yield_ctx = a;
-    }
+    /* between lane groups: GPU results to finish come first, even mid-list;
+     * an abandoned run leaves its list */
+    w.scratch.yield = worker_yield;
+    w.scratch.yield_ctx = a;
     /* with GPUs the first mnw_nld_finishers() workers only finish GPU
      * results, so a GPU never waits for its results to be taken while every
      * worker is busy with a work list of its own */
@@ -195,7 +196,8 @@ static void *worker_main(void *p)
         mnw_result *res = mnw_cpu_worker_run(&w, r, &e);
 
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        if (!res) mnw_nld_fail_locked(st, &e);
+        if (st->abandon) mnw_result_free(res); /* dropped (maybe cut short) */
+        else if (!res) mnw_nld_fail_locked(st, &e);
         else mnw_nld_push_done_locked(st, res);
         CHECK_PT(pthread_mutex_unlock(&st->mu));
     }
@@ -291,6 +293,14 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
             if (p < 0) rc = -1;
             else polled = p > 0;
         }
+        if (!rc && link->abandon && link->abandon(link->ctx)) {
+            CHECK_PT(pthread_mutex_lock(&st.mu));
+            __atomic_store_n(&st.abandon, 1, __ATOMIC_RELEASE);
+            st.stop = 1;
+            mnw_tb_abort(st.tb);
+            CHECK_PT(pthread_cond_broadcast(&st.work_cv));
+            break;
+        }
         double now = mnw_now();
         if (link->tick && now - last_tick >= 0.5) {
             link->tick(link->ctx);
@@ -310,7 +320,8 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
     if (gpu) mnw_nld_gpu_join(gpu); /* after an error it stops on st.stop */
     for (int k = 0; k < cfg->workers; k++) CHECK_PT(pthread_join(th[k], NULL));
     mnw_tb_stop(st.tb, NULL); /* every submitted list delivered (or discarded after an abort) */
-    if (!rc && st.werr_set) {
+    if (st.abandon) rc = MNW_NLD_DROPPED; /* the errors of cut lists are not errors */
+    else if (!rc && st.werr_set) {
         *e = st.werr;
         rc = -1;
     }
@@ -319,7 +330,7 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
         mnw_result_free(st.done_head);
         st.done_head = nx;
     }
-    if (!rc && link->tick) link->tick(link->ctx);
+    if (rc >= 0 && link->tick) link->tick(link->ctx);
     free(th);
     free(args);
     free(st.work);

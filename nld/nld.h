@@ -37,6 +37,10 @@ typedef struct {
     /* 1 while the link has work of its own left (the CLD has results to
      * collect from other ranks): the loop keeps turning. May be NULL. */
     int (*busy)(void *ctx);
+    /* 1 when the lists in flight are to be dropped now (a stop whose grace
+     * is over): workers leave their lists, mnw_nld_run returns
+     * MNW_NLD_DROPPED. May be NULL. */
+    int (*abandon)(void *ctx);
     /* called about twice a second from the comm thread (may be NULL) */
     void (*tick)(void *ctx);
     /* longest sleep of the comm thread when idle, in seconds: 0.25 alone,
@@ -81,8 +85,10 @@ int mnw_nld_gpu_reserve(const mnw_nld_cfg *cfg);
 int mnw_nld_finishers(const mnw_nld_cfg *cfg);
 
 /* Runs until the link has no more work and every result is delivered.
- * Returns 0, or -1 with e set (a worker or delivery failed; all threads are
- * joined before it returns). */
+ * Returns 0; MNW_NLD_DROPPED when the link said abandon (the lists still in
+ * flight were dropped); or -1 with e set (a worker or delivery failed). All
+ * threads are joined before it returns. */
+#define MNW_NLD_DROPPED 1
 int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e);
 
 #endif

@@ -35,7 +35,8 @@ struct nld_state {
     int fin_n; /* tasks in fin (read without mu by aligning workers: atomic) */
     mnw_result *done_head, *done_tail;
     int no_more;    /* the link has no more work */
-    int stop;       /* error: workers quit */
+    int stop;       /* error or abandon: workers quit */
+    int abandon;    /* drop the lists in flight (atomic: read by aligning workers) */
     int gpu_active; /* the GPU dispatcher may still queue finish tasks */
     mnw_err werr;
     int werr_set;

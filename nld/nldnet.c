@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "mpiw.h"
+#include "sig.h"
 #include "wire.h"
 
 void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout)
@@ -98,6 +99,15 @@ static int receive(mnw_nldnet *n, mnw_err *e)
             break;
         case MNW_TAG_FIN:
             n->fin = 1;
+            if (count == sizeof(int32_t)) {
+                int32_t s32;
+                memcpy(&s32, n->rx.p, sizeof s32);
+                n->fin_status = s32;
+            }
+            break;
+        case MNW_TAG_STOP:
+            if (!n->stop) LOG_INFO("rank 0 stops the job: dropping the work lists in flight");
+            n->stop = 1;
             break;
         default:
             return mnw_err_set(e, "rank 0 (%s) sent an unknown message (tag %d)", n->cld_host, st.MPI_TAG);
@@ -113,6 +123,13 @@ static int net_poll(void *ctx, mnw_err *e)
     int r = receive(n, e);
     if (r < 0) return -1;
     did |= r;
+    int sig = mnw_sig_pending();
+    if (sig && !n->halt_sent) { /* rank 0 decides how the job stops */
+        LOG_INFO("%s: asking rank 0 to stop the job", mnw_sig_name(sig));
+        int32_t s32 = sig;
+        send_ctl(MNW_TAG_HALT, &s32, sizeof s32);
+        n->halt_sent = 1;
+    }
     double now = mnw_now();
     if (now - n->last_beat >= n->beat_every) {
         send_ctl(MNW_TAG_BEAT, NULL, 0);
@@ -165,9 +182,11 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 
 static int net_busy(void *ctx) { return ((mnw_nldnet *)ctx)->nsends > 0; }
 
+static int net_abandon(void *ctx) { return ((mnw_nldnet *)ctx)->stop; }
+
 mnw_nld_link mnw_nldnet_link(mnw_nldnet *n, double wait_s)
 {
-    mnw_nld_link l = {net_next, net_deliver, net_poll, net_busy, NULL, wait_s, n};
+    mnw_nld_link l = {net_next, net_deliver, net_poll, net_busy, net_abandon, NULL, wait_s, n};
     return l;
 }
 

@@ -2,7 +2,9 @@
  * work lists when the queue runs low (one request outstanding, for as many
  * lists as the queue lacks), sends each result as one message
  * (non-blocking; the buffer is kept until MPI is done with it), exchanges
- * heartbeats, and ends with BYE / FIN. A CLD silent for `timeout` seconds
+ * heartbeats, and ends with BYE / FIN. A stop signal on this rank is passed
+ * to the CLD (HALT), which stops the whole job; STOP from the CLD makes the
+ * NLD drop its lists in flight (docs/RESUME.md). A CLD silent for `timeout` seconds
  * is an error naming rank 0 and its host. Protocol: docs/DISTRIBUTED.md.
  *
  * Ownership: owns the queued ranges and the send buffers.
@@ -26,6 +28,9 @@ typedef struct {
     mnw_range *q;            /* work lists received, not yet taken */
     size_t qhead, qn, qcap;
     int asked, done, fin;
+    int fin_status; /* the job's exit status, sent with FIN (0 or MNW_EXIT_STOPPED) */
+    int stop;      /* the CLD said STOP: drop the lists in flight */
+    int halt_sent; /* this rank's stop signal was passed to the CLD */
     mnw_nldnet_send *sends;  /* results in flight */
     size_t nsends, sends_cap;
     mnw_buf rx;

@@ -1,11 +1,18 @@
 /* main.c - mnw: start MPI when a launcher started us, read and validate the
- * input on rank 0, share it with the other ranks, then run the CLD (rank 0)
- * and one NLD per rank. Without mpirun it is one process: rank 0 alone.
- * Only main exits. Exit status: 0 done, 1 failure while running, 2 bad
- * command line, config or settings. docs/DISTRIBUTED.md describes the run. */
+ * input on rank 0 (or, for --resume, the bookmark and the input it names),
+ * share it with the other ranks, then run the CLD (rank 0) and one NLD per
+ * rank. Without mpirun it is one process: rank 0 alone. Only main exits.
+ * Exit status: 0 done (or a resumed run that was already complete), 1
+ * failure while running, 2 bad command line, config or settings,
+ * 3 (MNW_EXIT_STOPPED) stopped by a signal with a valid bookmark, 128+N a
+ * second signal N (sig.h). docs/DISTRIBUTED.md and docs/RESUME.md describe
+ * the run. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cld.h"
@@ -20,6 +27,8 @@
 #include "topo.h"
 #include "gpu.h"
 #include "outdir.h"
+#include "resume.h"
+#include "sig.h"
 #include "wire.h"
 #include "writer.h"
 
@@ -36,6 +45,7 @@ typedef struct {
 /* The first broadcast: did rank 0 read the input, and how big is the job. */
 typedef struct {
     int32_t status; /* 0 ok, else the exit status */
+    int32_t complete; /* a resumed run that is complete: nothing to do */
     char msg[MNW_ERR_MAX];
     uint64_t blob_len;
 } start_head;
@@ -44,6 +54,9 @@ typedef struct {
     mnw_cld *cld;
     double t0;
     uint64_t npairs;
+    int quiet;
+    mnw_err err;   /* a checkpoint that failed on a tick */
+    int failed;
 } progress_ctx;
 
 static void fmt_secs(char *buf, size_t n, double s)
@@ -54,15 +67,23 @@ static void fmt_secs(char *buf, size_t n, double s)
     else snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
 }
 
+/* Twice a second on rank 0's comm thread: the bookmark when due (results
+ * may stall while time passes) and the progress bar on a terminal. */
 static void progress_tick(void *ctx)
 {
     progress_ctx *pc = ctx;
+    if (!pc->failed && mnw_cld_checkpoint(pc->cld, 0, &pc->err)) pc->failed = 1;
+    if (pc->quiet) return;
     double dt = mnw_now() - pc->t0;
-    uint64_t done = pc->cld->watermark;
-    double rate = dt > 0 ? (double)done / dt : 0;
-    char eta[32];
+    uint64_t done = pc->cld->watermark, now_done = done - pc->cld->start;
+    double rate = dt > 0 ? (double)now_done / dt : 0;
+    char eta[32], bar[32];
     fmt_secs(eta, sizeof eta, rate > 0 ? (double)(pc->npairs - done) / rate : -1);
-    mnw_log_progress("%5.1f%%  %llu/%llu pairs  %.0f pairs/s  ETA %s", 100.0 * (double)done / (double)pc->npairs,
+    double frac = (double)done / (double)pc->npairs;
+    int fill = (int)(frac * 24);
+    for (int k = 0; k < 24; k++) bar[k] = k < fill ? '#' : '.';
+    bar[24] = 0;
+    mnw_log_progress("[%s] %5.1f%%  %llu/%llu pairs  %.0f pairs/s  ETA %s", bar, 100.0 * frac,
                      (unsigned long long)done, (unsigned long long)pc->npairs, rate, eta);
 }
 
@@ -157,18 +178,81 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     spec->enabled[MNW_OUT_PHYLIP] = js->phylip;
 }
 
-/* Rank 0, before anything is shared: check OUTDIR, read and validate the
- * input, create OUTDIR and the log. */
-static int read_input(const mnw_opts *o, mnw_seqset *seqs, double *t_read, mnw_err *e)
+/* What rank 0 knows of a resumed run before it starts. */
+typedef struct {
+    int resumed;
+    mnw_bookmark bm; /* as read from OUTDIR */
+    char bmpath[4200];
+} run_start;
+
+/* Rank 0, --resume: reads the bookmark and takes its settings (refusing a
+ * different one given explicitly). 0, or -1 with e set. */
+static int resume_settings(mnw_opts *o, run_start *rs, mnw_err *e)
 {
-    if (mnw_outdir_check(o->outdir, o->force, e)) return -1;
+    struct stat sb;
+    if (stat(o->resume, &sb)) return mnw_err_set(e, "--resume %s: %s", o->resume, strerror(errno));
+    if (!S_ISDIR(sb.st_mode)) return mnw_err_set(e, "--resume %s: not a directory", o->resume);
+    snprintf(rs->bmpath, sizeof rs->bmpath, "%s/%s", o->resume, MNW_BOOKMARK_FILE);
+    if (access(rs->bmpath, F_OK))
+        return mnw_err_set(e, "%s: %s: %s holds no run to resume (a run writes its first bookmark once its input is "
+                              "read; start it again with -i and --force)",
+                           rs->bmpath, strerror(errno), o->resume);
+    if (mnw_bookmark_read(rs->bmpath, &rs->bm, e)) return -1;
+    if (mnw_resume_apply(o, &rs->bm, rs->bmpath, e) || mnw_scoring_check(&o->sc, e)) return -2;
+    rs->resumed = 1;
+    return 0;
+}
+
+/* Rank 0, before anything is shared: check OUTDIR (or read its bookmark),
+ * read and validate the input, create OUTDIR and the log. 0; 1 when a
+ * resumed run is complete already (nothing is touched); -1 with e set, or
+ * -2 for a setting that contradicts the bookmark. */
+static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *rs, mnw_err *e)
+{
+    if (o->resume) {
+        int r = resume_settings(o, rs, e);
+        if (r) return r;
+        if (rs->bm.watermark == rs->bm.pairs) {
+            mnw_outspec spec;
+            memset(&spec, 0, sizeof spec);
+            spec.enabled[MNW_OUT_PAIRS] = spec.enabled[MNW_OUT_DIST] = 1;
+            spec.enabled[MNW_OUT_PHYLIP] = o->phylip;
+            uint64_t bytes[MNW_NOUT];
+            if (mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, bytes, e)) return -1;
+            return 1;
+        }
+    } else if (mnw_outdir_check(o->outdir, o->force, e)) {
+        char bm[4200];
+        snprintf(bm, sizeof bm, "%s/%s", o->outdir, MNW_BOOKMARK_FILE);
+        if (!o->force && !access(bm, F_OK)) {
+            size_t l = strlen(e->msg);
+            snprintf(e->msg + l, sizeof e->msg - l, "; it holds a run (%s): continue it with mnw --resume %s",
+                     MNW_BOOKMARK_FILE, o->outdir);
+        }
+        return -1;
+    }
     *t_read = mnw_now();
-    if (mnw_fasta_read(o->input, seqs, e)) return -1;
+    if (mnw_fasta_read(o->input, seqs, e)) {
+        if (rs->resumed && access(o->input, F_OK))
+            snprintf(e->msg + strlen(e->msg), sizeof e->msg - strlen(e->msg),
+                     " (the input of the run in %s; give its new place with -i)", o->outdir);
+        return -1;
+    }
     *t_read = mnw_now() - *t_read;
     if (seqs->n < 2)
         return mnw_err_set(e, "%s: %zu sequence%s; all-against-all needs at least 2", o->input, seqs->n,
                            seqs->n == 1 ? "" : "s");
-    if (mnw_outdir_create(o->outdir, e)) return -1;
+    if (rs->resumed) {
+        char h[33];
+        mnw_bookmark_input_hash(seqs, h);
+        if (strcmp(h, rs->bm.input_hash) || rs->bm.sequences != seqs->n)
+            return mnw_err_set(e, "%s: these sequences are not the input of the run in %s (%zu sequences, input-hash "
+                                  "%s; the bookmark says %llu, %s): a resumed run needs the same input",
+                               o->input, o->outdir, seqs->n, h, (unsigned long long)rs->bm.sequences,
+                               rs->bm.input_hash);
+    } else if (mnw_outdir_create(o->outdir, e)) {
+        return -1;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/mnw.log", o->outdir);
     if (o->force) unlink(path);
@@ -176,10 +260,21 @@ static int read_input(const mnw_opts *o, mnw_seqset *seqs, double *t_read, mnw_e
     return 0;
 }
 
-/* The CLD and rank 0's NLD. Returns 0, or -1 with e set (then the caller
- * stops every rank). */
+/* The bookmark of this run, but for the watermark and output lengths the
+ * CLD fills in. 0, or -1 with e set. */
+static int bookmark_template(const mnw_opts *o, const mnw_seqset *seqs, mnw_bookmark *b, mnw_err *e)
+{
+    mnw_bookmark_input_hash(seqs, b->input_hash);
+    b->sequences = seqs->n;
+    b->pairs = mnw_npairs(seqs->n);
+    char abs[PATH_MAX];
+    return mnw_resume_put_settings(o, realpath(o->input, abs) ? abs : o->input, b, e);
+}
+
+/* The CLD and rank 0's NLD. Returns 0 done, 1 stopped by a signal (the
+ * bookmark is written), or -1 with e set (then the caller stops every rank). */
 static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, double t_read,
-                     const node_info *nodes, int size, mnw_err *e)
+                     const node_info *nodes, int size, run_start *rs, mnw_err *e)
 {
     const int workers = nodes[0].workers;
     uint64_t npairs = mnw_npairs(seqs->n);
@@ -215,65 +310,112 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
 
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
-    char path[4096];
-    if (o->force) { /* also an earlier run's output this run does not write (a stale dist.phylip) */
-        for (int k = 0; k < MNW_NOUT; k++) {
-            snprintf(path, sizeof path, "%s/%s", o->outdir, mnw_out_name[k]);
+    char path[4200];
+    if (o->force) { /* also an earlier run's files this run does not write (a stale dist.phylip) */
+        static const char *const extra[] = {MNW_BOOKMARK_FILE, "progress.json"};
+        for (int k = 0; k < MNW_NOUT + 2; k++) {
+            snprintf(path, sizeof path, "%s/%s", o->outdir, k < MNW_NOUT ? mnw_out_name[k] : extra[k - MNW_NOUT]);
             unlink(path);
         }
     }
     mnw_writer w;
-    if (mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, e)) {
+    uint64_t start = 0;
+    int wrc;
+    if (rs->resumed) {
+        uint64_t bytes[MNW_NOUT];
+        wrc = mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, bytes, e);
+        if (!wrc) wrc = mnw_writer_reopen(&w, o->outdir, &spec, bytes, e);
+        else memset(&w, 0, sizeof w);
+        start = rs->bm.watermark;
+        if (!wrc)
+            LOG_INFO("resuming the run in %s at pair %llu of %llu (%.1f%% done); outputs cut to the bookmark's "
+                     "lengths",
+                     o->outdir, (unsigned long long)start, (unsigned long long)npairs,
+                     100.0 * (double)start / (double)npairs);
+    } else {
+        wrc = mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, e);
+    }
+    if (wrc) {
         mnw_writer_close(&w, NULL);
         return -1;
     }
+    mnw_bookmark bm;
+    mnw_bookmark_init(&bm);
     mnw_cld cld;
     mnw_cld_init(&cld, npairs, o->worklist_size, window, &w);
+    mnw_cld_start_at(&cld, start);
+    mnw_cld_keep_bookmark(&cld, o->outdir, &bm, o->bookmark_every);
+    if (bookmark_template(o, seqs, &bm, e) || (!rs->resumed && mnw_cld_checkpoint(&cld, 1, e))) {
+        mnw_writer_close(&w, NULL);
+        mnw_cld_free(&cld);
+        mnw_bookmark_free(&bm);
+        return -1;
+    }
     mnw_cldnet_peer *peers = mnw_xcalloc((size_t)size, sizeof *peers);
     for (int r = 0; r < size; r++) {
         snprintf(peers[r].host, sizeof peers[r].host, "%s", nodes[r].host);
         peers[r].workers = nodes[r].workers;
     }
     mnw_cldnet net;
-    mnw_cldnet_init(&net, &cld, size, peers, (double)o->rank_timeout);
+    mnw_cldnet_init(&net, &cld, size, peers, (double)o->rank_timeout, o->stop_grace);
     free(peers);
-    progress_ctx pc = {&cld, mnw_now(), npairs};
-    if (!o->quiet) {
-        net.tick = progress_tick;
-        net.tick_ctx = &pc;
-    }
+    progress_ctx pc = {&cld, mnw_now(), npairs, o->quiet, {{0}}, 0};
+    net.tick = progress_tick;
+    net.tick_ctx = &pc;
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
     mnw_nld_cfg cfg = nld_cfg(o, &js, workers, first_slot(nodes, 0), jset->worklist_size);
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
-    if (!rc && size > 1) rc = mnw_cldnet_finish(&net, e);
+    if (rc == MNW_NLD_DROPPED) rc = 0;
+    if (!rc && size > 1) rc = mnw_cldnet_finish(&net, mnw_cld_done(&cld) ? 0 : MNW_EXIT_STOPPED, e);
+    if (!rc && pc.failed) {
+        *e = pc.err;
+        rc = -1;
+    }
     mnw_log_progress_end();
     mnw_err e2;
     if (mnw_writer_close(&w, &e2) && !rc) {
         *e = e2;
         rc = -1;
     }
+    /* the last bookmark: after an error too (a lost rank), when it can */
+    if (mnw_cld_checkpoint(&cld, 1, &e2)) {
+        if (!rc) *e = e2;
+        else LOG_WARN("no last bookmark: %s (the one before stays)", e2.msg);
+        rc = -1;
+    }
     double dt = mnw_now() - pc.t0;
-    if (!rc) {
+    uint64_t ran = cld.watermark - cld.start;
+    if (!rc && !mnw_cld_done(&cld)) {
+        rc = 1;
+        LOG_WARN("stopped (%s): %llu of %llu pairs written (%.1f%%), %llu in this run; bookmark %s/%s", mnw_sig_name(net.stop_sig),
+                 (unsigned long long)cld.watermark, (unsigned long long)npairs,
+                 100.0 * (double)cld.watermark / (double)npairs, (unsigned long long)ran, o->outdir, MNW_BOOKMARK_FILE);
+        fprintf(stderr, "mnw: stopped by %s: %llu of %llu pairs written (%.1f%%); continue with: mnw --resume %s\n",
+                mnw_sig_name(net.stop_sig), (unsigned long long)cld.watermark, (unsigned long long)npairs,
+                100.0 * (double)cld.watermark / (double)npairs, o->outdir);
+    } else if (!rc) {
         double gcups = (double)cld.cells / dt / 1e9;
         mnw_cldnet_log_ranks(&net, dt);
-        LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS", (unsigned long long)npairs, dt,
-                 (double)npairs / dt, gcups);
+        LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS%s", (unsigned long long)ran, dt,
+                 (double)ran / dt, gcups, cld.start ? " (this resumed run's share)" : "");
         if (!o->quiet) {
             printf("mnw: aligned %llu pairs of %zu sequences in %.1f s (%.0f pairs/s, %.2f GCUPS, %d rank%s, "
-                   "%llu workers)\n",
-                   (unsigned long long)npairs, seqs->n, dt, (double)npairs / dt, gcups, size, size == 1 ? "" : "s",
-                   (unsigned long long)all_workers);
+                   "%llu workers)%s\n",
+                   (unsigned long long)ran, seqs->n, dt, (double)ran / dt, gcups, size, size == 1 ? "" : "s",
+                   (unsigned long long)all_workers, cld.start ? "; resumed, the run is complete" : "");
             printf("mnw: results in %s/: pairs.tsv.gz, dist.column.gz%s, mnw.log\n", o->outdir,
                    o->phylip ? ", dist.phylip" : "");
         }
     }
     mnw_cldnet_free(&net);
     mnw_cld_free(&cld);
+    mnw_bookmark_free(&bm);
     return rc;
 }
 
-/* An NLD on rank 1..N-1. On failure it has told rank 0 and returns -1. */
+/* An NLD on rank 1..N-1. Returns 0, MNW_EXIT_STOPPED (the job stopped),
+ * or -1 (on failure it has told rank 0). */
 static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, const node_info *nodes,
                       mnw_err *e)
 {
@@ -286,9 +428,13 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);
     double t0 = mnw_now();
     int rc = mnw_nld_run(&cfg, &link, e);
+    if (rc == MNW_NLD_DROPPED) rc = 0;
     if (!rc) rc = mnw_nldnet_finish(&net, e);
     else mnw_nldnet_fail(&net, e->msg, 30.0);
-    if (!rc) LOG_INFO("done in %.2fs", mnw_now() - t0);
+    if (!rc) {
+        LOG_INFO("%s in %.2fs", net.fin_status ? "stopped" : "done", mnw_now() - t0);
+        rc = net.fin_status; /* the job's status, from rank 0 */
+    }
     mnw_nldnet_free(&net);
     return rc;
 }
@@ -320,21 +466,36 @@ static int run(mnw_opts *o)
     mnw_buf blob;
     mnw_buf_init(&blob);
     mnw_jobset jset;
-    jobset_from_opts(o, &jset);
+    run_start rs;
+    memset(&rs, 0, sizeof rs);
+    mnw_bookmark_init(&rs.bm);
     if (rank == 0) {
-        if (read_input(o, &seqs, &t_read, &e)) {
-            head.status = 1;
+        int r = read_input(o, &seqs, &t_read, &rs, &e);
+        jobset_from_opts(o, &jset); /* after a resume took the bookmark's settings */
+        if (r < 0) {
+            head.status = r == -2 ? 2 : 1;
             snprintf(head.msg, sizeof head.msg, "%s", e.msg);
+        } else if (r == 1) {
+            head.complete = 1;
+            printf("mnw: the run in %s is complete (%llu pairs); nothing to do\n", o->outdir,
+                   (unsigned long long)rs.bm.pairs);
         } else if (size > 1) {
             mnw_wire_pack_job(&jset, &seqs, &blob);
             head.blob_len = blob.len;
         }
+    } else {
+        jobset_from_opts(o, &jset);
     }
     if (size > 1) CHECK_MPI(MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (head.complete) {
+        mnw_bookmark_free(&rs.bm);
+        return 0;
+    }
     if (head.status) {
         snprintf(e.msg, sizeof e.msg, "%s", head.msg);
         report("error", &e);
         mnw_seqset_free(&seqs);
+        mnw_bookmark_free(&rs.bm);
         return head.status;
     }
     /* 2. the packed sequences and job-wide settings, in one broadcast */
@@ -381,17 +542,22 @@ static int run(mnw_opts *o)
 
     /* 4. the work */
     if (rank == 0) {
-        if (run_rank0(o, &jset, &seqs, t_read, nodes, size, &e)) {
+        int r = run_rank0(o, &jset, &seqs, t_read, nodes, size, &rs, &e);
+        if (r < 0) {
             report("error", &e);
             rc = 1;
             if (size > 1) mnw_mpi_abort(1); /* stops every rank */
+        } else if (r == 1) {
+            rc = MNW_EXIT_STOPPED;
         }
     } else {
-        if (run_remote(o, &jset, &seqs, nodes, &e)) {
+        rc = run_remote(o, &jset, &seqs, nodes, &e);
+        if (rc < 0) {
             report("error", &e);
             mnw_mpi_abort(1); /* rank 0 did not stop the job in time */
         }
     }
+    mnw_bookmark_free(&rs.bm);
     free(nodes);
     mnw_seqset_free(&seqs);
     return rc;
@@ -432,6 +598,7 @@ int main(int argc, char **argv)
         if (rank == 0) printf("mnw %s\n", MNW_VERSION);
     } else {
         if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
+        mnw_sig_install();
         if (mnw_topo_load(&topo, &e)) LOG_WARN("hwloc: %s; workers will not be bound", e.msg);
         else topo_ok = 1;
         rc = run(&o);

@@ -33,6 +33,8 @@ enum {
     MNW_TAG_ERROR = 6,  /* NLD -> CLD: a fatal error, message text */
     MNW_TAG_BYE = 7,    /* NLD -> CLD: all results sent, nothing more will come */
     MNW_TAG_FIN = 8,    /* CLD -> NLD: every rank said bye; finalize */
+    MNW_TAG_HALT = 9,   /* NLD -> CLD: this rank got a stop signal (int32 signal number) */
+    MNW_TAG_STOP = 10,  /* CLD -> NLD: stopping: drop the lists in flight now, then BYE */
 };
 
 /* Starts MPI if a launcher started us. Returns 0 or -1 with e set. */

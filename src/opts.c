@@ -41,7 +41,7 @@ static const optdef optdefs[] = {
     {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default yes)"},
-    {"cutoff", 0, T_VALUE, "D", "dist.column.gz: drop pairs with distance > D"},
+    {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz: drop pairs with distance > D (default none)"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
@@ -51,11 +51,15 @@ static const optdef optdefs[] = {
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
     {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch, bind) on hosts matching GLOB"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
+    {"resume", 0, T_VALUE, "DIR", "continue the run in DIR from its bookmark (input and settings from DIR; docs/RESUME.md)"},
+    {"bookmark-every", 0, T_VALUE, "S", "seconds of progress between bookmarks at most (default 2)"},
+    {"stop-grace", 0, T_VALUE, "S", "on SIGTERM/SIGINT/SIGUSR1, seconds to collect the work in flight before dropping it (default 2)"},
     {"quiet", 'q', T_FLAG, NULL, "no progress line, warnings and errors only"},
     {"help", 'h', T_FLAG, NULL, "this help"},
     {"version", 'V', T_FLAG, NULL, "print the version"},
 };
 #define NOPTS (sizeof optdefs / sizeof *optdefs)
+_Static_assert(NOPTS <= 64, "mnw_opts.given has one bit per option");
 
 void mnw_opts_init(mnw_opts *o)
 {
@@ -75,6 +79,8 @@ void mnw_opts_init(mnw_opts *o)
     o->gpu_kernel = mnw_xstrdup("auto");
     o->gpu_batch = 65536;
     o->cpu_align = 0;
+    o->bookmark_every = 2.0;
+    o->stop_grace = 2.0;
 }
 
 void mnw_opts_free(mnw_opts *o)
@@ -92,6 +98,7 @@ void mnw_opts_free(mnw_opts *o)
     free(o->config);
     free(o->gpus);
     free(o->gpu_kernel);
+    free(o->resume);
     memset(o, 0, sizeof *o);
 }
 
@@ -100,6 +107,12 @@ static const optdef *find(const char *key)
     for (size_t k = 0; k < NOPTS; k++)
         if (strcmp(optdefs[k].name, key) == 0) return &optdefs[k];
     return NULL;
+}
+
+int mnw_opts_given(const mnw_opts *o, const char *key)
+{
+    const optdef *d = find(key);
+    return d && (o->given >> (d - optdefs) & 1);
 }
 
 int mnw_opts_takes_value(const char *key)
@@ -208,6 +221,8 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     const optdef *d = find(key);
     if (!d) return mnw_err_set(e, "%s: unknown option '%s' (see mnw --help)", where, key);
     if (d->type == T_VALUE && (!v || !*v)) return mnw_err_set(e, "%s: option '%s' needs a value (%s)", where, key, d->arg);
+    o->given |= 1ull << (d - optdefs);
+    if (!strcmp(key, "gap")) o->given |= 1ull << (find("gap-open") - optdefs) | 1ull << (find("gap-extend") - optdefs);
     long x;
 #define INT_OPT(lo, hi, dst)                                                                       \
     do {                                                                                           \
@@ -235,6 +250,8 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: unknown identity definition '%s' (%s)", where, v, mnw_iddef_names_help);
     } else if (!strcmp(key, "countends")) {
         if (parse_bool(v, &o->countends)) return mnw_err_set(e, "%s: countends takes yes or no, not '%s'", where, v);
+    } else if (!strcmp(key, "cutoff") && !strcmp(v, "none")) {
+        o->cutoff = -1.0;
     } else if (!strcmp(key, "cutoff")) {
         char *end;
         errno = 0;
@@ -256,6 +273,16 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "reorder-window")) INT_OPT(0, 10000000, o->reorder_window);
     else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
     else if (!strcmp(key, "force")) o->force = flag;
+    else if (!strcmp(key, "resume")) { free(o->resume); o->resume = mnw_xstrdup(v); }
+    else if (!strcmp(key, "bookmark-every") || !strcmp(key, "stop-grace")) {
+        char *end;
+        errno = 0;
+        double s = strtod(v, &end);
+        if (errno || end == v || *end || !(s >= 0.0 && s <= 86400.0))
+            return mnw_err_set(e, "%s: %s must be a number of seconds from 0 to 86400, not '%s'", where, key, v);
+        if (key[0] == 'b') o->bookmark_every = s;
+        else o->stop_grace = s;
+    }
     else if (!strcmp(key, "traceback-thread")) o->tb_mode = flag;
     else if (!strcmp(key, "gpus")) {
         if (strcmp(v, "auto") && strcmp(v, "none") && (!*v || strspn(v, "0123456789,") != strlen(v)))
@@ -334,6 +361,15 @@ int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
 int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
     if (o->countends >= 0) o->iddef.countends = o->countends;
+    if (o->resume) {
+        if (o->force) return mnw_err_set(e, "--resume and --force: a resumed run keeps what is in %s (--force starts over)", o->resume);
+        if (o->outdir && strcmp(o->outdir, o->resume))
+            return mnw_err_set(e, "--resume %s and -o %s: a resumed run writes into the directory it resumes", o->resume,
+                               o->outdir);
+        free(o->outdir);
+        o->outdir = mnw_xstrdup(o->resume);
+        return mnw_scoring_check(&o->sc, e); /* the input comes from the bookmark */
+    }
     if (!o->input) return mnw_err_set(e, "no input: give -i SEQS.fa (see mnw --help)");
     if (!o->outdir) return mnw_err_set(e, "no output directory: give -o OUTDIR (see mnw --help)");
     return mnw_scoring_check(&o->sc, e);
@@ -343,7 +379,9 @@ void mnw_opts_usage(FILE *f)
 {
     fprintf(f, "mnw %s - all-against-all Needleman-Wunsch alignment of DNA sequences\n\n"
                "usage: mnw -i SEQS.fa[.gz] -o OUTDIR [options]\n"
-               "       mnw -c job.conf [options]\n\n"
+               "       mnw -c job.conf [options]\n"
+               "       mnw --resume OUTDIR [node options]   continue a stopped run\n"
+               "       mnw status OUTDIR                    show a run's progress\n\n"
                "options:\n", MNW_VERSION);
     for (size_t k = 0; k < NOPTS; k++) {
         char left[64];

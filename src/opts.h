@@ -44,7 +44,11 @@ typedef struct {
     int cpu_align;      /* node-local: CPU workers align pairs (1) or only finish GPU results (0) */
     int reorder_window; /* CLD: lists ahead of the watermark; 0 = auto */
     int rank_timeout;   /* MPI: seconds of silence before a rank counts as lost */
+    char *resume;       /* --resume DIR: continue the run in DIR */
+    double bookmark_every; /* CLD: seconds between bookmarks at most */
+    double stop_grace;  /* CLD: seconds to collect work in flight after a stop signal */
     int help, version;
+    uint64_t given;     /* bit per option (optdefs order): set explicitly (command line, config, host rule) */
     mnw_host_rule *rules; /* config sections first, then --host, in order */
     size_t nrules;
     char *host_applied;   /* the rules applied on this host, for the log */
@@ -56,6 +60,9 @@ void mnw_opts_free(mnw_opts *o);
  * `where` names the source for messages ("command line", "FILE:LINE").
  * Returns 0, or -1 with e set. */
 int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e);
+/* 1 if the option `key` was set explicitly (--gap counts as gap-open and
+ * gap-extend). */
+int mnw_opts_given(const mnw_opts *o, const char *key);
 /* 1 if the option takes a value. -1 if unknown. */
 int mnw_opts_takes_value(const char *key);
 /* 1 if the option may differ from node to node (threads, prefetch, bind, the

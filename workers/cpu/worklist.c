@@ -85,7 +85,7 @@ uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scori
         for (int k = 0; k < (int)seg; k += step) {
             int cnt = (int)seg - k < step ? (int)seg - k : step;
             mnw_cpu_align(s->ws, sc, q, m, s->t + k, s->n + k, cnt, s->tmp + k);
-            if (s->yield) s->yield(s->yield_ctx);
+            if (s->yield && s->yield(s->yield_ctx)) return cells;
         }
         /* move results to pair order (swap structs: buffers stay owned) */
         for (uint64_t x = 0; x < seg; x++) {

@@ -27,7 +27,7 @@ typedef struct {
     /* Called between lane groups by mnw_wl_align when set (the node
      * dispatcher lets an aligning worker take urgent work, GPU results to
      * finish, without waiting for its whole list). May be NULL. */
-    void (*yield)(void *ctx);
+    int (*yield)(void *ctx); /* non-zero: leave the list now (its result is dropped) */
     void *yield_ctx;
 } mnw_wl_scratch;
 
@@ -36,7 +36,8 @@ void mnw_wl_scratch_free(mnw_wl_scratch *s);
 
 /* Aligns pairs r.k0 .. r.k0 + r.count - 1 into alns[0 .. r.count) (each
  * initialised by the caller; their buffers are reused). Returns the number
- * of DP cells computed (sum of len_i * len_j). */
+ * of DP cells computed (sum of len_i * len_j). When yield asks to leave,
+ * returns at once with the alignments incomplete (the caller drops them). */
 uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_aln *alns);
 
 /* Matrices only: computes the direction matrices of pairs r.k0 .. r.k0 +

@@ -1,0 +1,120 @@
+/* resume.c - see resume.h. */
+#include "resume.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A result-changing setting: its bookmark key (an option name) and the
+ * options that set it. */
+typedef struct {
+    const char *key;
+    const char *opt[3];
+} rsetting;
+
+static const rsetting rsettings[] = {
+    {"match", {"match"}},
+    {"mismatch", {"mismatch"}},
+    {"gap-open", {"gap-open"}},   /* --gap marks gap-open and gap-extend */
+    {"gap-extend", {"gap-extend"}},
+    {"free-end-gaps", {"free-end-gaps"}},
+    {"iddef", {"iddef", "countends"}}, /* the name carries countends ("-noends") */
+    {"cutoff", {"cutoff"}},
+    {"cigar", {"cigar"}},
+    {"phylip", {"phylip"}},
+    {"gzip-level", {"gzip-level"}},
+    {"worklist-size", {"worklist-size"}},
+};
+#define NRS (sizeof rsettings / sizeof *rsettings)
+
+static const char *yes_no(int x) { return x ? "yes" : "no"; }
+
+/* The canonical value of setting k in o (what mnw_opts_set reads back). */
+static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
+{
+    const char *key = rsettings[k].key;
+    if (!strcmp(key, "match")) snprintf(v, n, "%d", o->sc.match);
+    else if (!strcmp(key, "mismatch")) snprintf(v, n, "%d", o->sc.mismatch);
+    else if (!strcmp(key, "gap-open")) snprintf(v, n, "%d", o->sc.gap_open);
+    else if (!strcmp(key, "gap-extend")) snprintf(v, n, "%d", o->sc.gap_extend);
+    else if (!strcmp(key, "free-end-gaps")) snprintf(v, n, "%s", yes_no(o->sc.free_ends));
+    else if (!strcmp(key, "iddef")) snprintf(v, n, "%s", mnw_iddef_name(&o->iddef));
+    else if (!strcmp(key, "cutoff")) {
+        if (o->cutoff < 0) snprintf(v, n, "none");
+        else snprintf(v, n, "%.17g", o->cutoff);
+    } else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
+    else if (!strcmp(key, "phylip")) snprintf(v, n, "%s", yes_no(o->phylip));
+    else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
+    else snprintf(v, n, "%llu", (unsigned long long)o->worklist_size);
+}
+
+int mnw_resume_put_settings(const mnw_opts *o, const char *input_path, mnw_bookmark *b, mnw_err *e)
+{
+    if (mnw_bookmark_set(b, "input", input_path, e)) return -1;
+    for (size_t k = 0; k < NRS; k++) {
+        char v[64];
+        value_of(o, k, v, sizeof v);
+        if (mnw_bookmark_set(b, rsettings[k].key, v, e)) return -1;
+    }
+    return 0;
+}
+
+static int given(const mnw_opts *o, size_t k)
+{
+    for (int x = 0; x < 3 && rsettings[k].opt[x]; x++)
+        if (mnw_opts_given(o, rsettings[k].opt[x])) return 1;
+    return 0;
+}
+
+int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw_err *e)
+{
+    const char *in = mnw_bookmark_get(b, "input");
+    if (!in) return mnw_err_set(e, "%s: no input recorded (setting input)", bmpath);
+    for (size_t k = 0; k < NRS; k++) {
+        const char *bv = mnw_bookmark_get(b, rsettings[k].key);
+        if (!bv) return mnw_err_set(e, "%s: setting %s missing", bmpath, rsettings[k].key);
+        char v[64];
+        value_of(o, k, v, sizeof v);
+        if (given(o, k) && strcmp(v, bv))
+            return mnw_err_set(e, "%s: the run was made with %s %s, and this command asks for %s %s; a resumed run "
+                                  "keeps its settings (leave the option out, or start a new run in another directory)",
+                               bmpath, rsettings[k].key, bv, rsettings[k].key, v);
+    }
+    char where[4200];
+    snprintf(where, sizeof where, "%s", bmpath);
+    for (size_t k = 0; k < NRS; k++)
+        if (mnw_opts_set(o, rsettings[k].key, mnw_bookmark_get(b, rsettings[k].key), where, e)) return -1;
+    o->countends = -1; /* the iddef name carries it */
+    if (!mnw_opts_given(o, "input")) {
+        free(o->input);
+        o->input = mnw_xstrdup(in);
+    }
+    return 0;
+}
+
+int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mnw_outspec *sp,
+                             uint64_t bytes[MNW_NOUT], mnw_err *e)
+{
+    for (int o = 0; o < MNW_NOUT; o++) {
+        bytes[o] = 0;
+        if (!sp->enabled[o]) continue;
+        int k = 0;
+        while (k < b->nout && strcmp(b->out_name[k], mnw_out_name[o])) k++;
+        if (k == b->nout)
+            return mnw_err_set(e, "%s/%s: %s lists no length for this output", outdir, mnw_out_name[o],
+                               MNW_BOOKMARK_FILE);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[o]);
+        struct stat sb;
+        if (stat(path, &sb))
+            return mnw_err_set(e, "%s: %s; the bookmark says it holds %llu bytes: cannot resume (start again with --force)",
+                               path, strerror(errno), (unsigned long long)b->out_bytes[k]);
+        if ((uint64_t)sb.st_size < b->out_bytes[k])
+            return mnw_err_set(e, "%s: %llu bytes, shorter than the %llu the bookmark says were written: the file was "
+                                  "cut or replaced after the bookmark; cannot resume (start again with --force)",
+                               path, (unsigned long long)sb.st_size, (unsigned long long)b->out_bytes[k]);
+        bytes[o] = b->out_bytes[k];
+    }
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* sig.c - see sig.h. */
+#include "sig.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t pending;
+
+static void put(const char *s) { (void)!write(2, s, strlen(s)); }
+
+static void on_stop(int signo)
+{
+    if (pending) { /* the second one: out now, files as they are */
+        put("mnw: second stop signal: exiting at once (the last bookmark written stays valid)\n");
+        _exit(128 + signo);
+    }
+    pending = signo;
+}
+
+void mnw_sig_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+int mnw_sig_pending(void) { return pending; }
+
+void mnw_sig_raise_stop(int signo)
+{
+    if (!pending) pending = signo;
+}
+
+const char *mnw_sig_name(int signo)
+{
+    static char buf[32];
+    switch (signo) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGUSR1: return "SIGUSR1";
+    default: snprintf(buf, sizeof buf, "signal %d", signo); return buf;
+    }
+}
