@@ -1,0 +1,424 @@
+/* status.c - `mnw status OUTDIR` (status.h). */
+#include "status.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bookmark.h"
+#include "buf.h"
+#include "progress.h"
+#include "util.h"
+
+#define BAR_WIDTH 30
+
+static const char usage[] =
+    "usage: mnw status [--json] OUTDIR\n"
+    "Shows where the run writing OUTDIR stands: state, percent done, pairs/s, ETA, and\n"
+    "each node and device, from OUTDIR/progress.json and OUTDIR/mnw.bookmark. Works\n"
+    "for a run on this machine or another node, and for a stopped or killed run.\n"
+    "  --json      print OUTDIR/progress.json as it is (after checking it)\n"
+    "  -h, --help  this help\n"
+    "Exit status: 0 shown; 1 OUTDIR has neither file, or one is damaged; 2 bad command line.\n";
+
+/* ---- formatting ---- */
+
+/* 312487500 -> "312,487,500" */
+static const char *fmt_count(uint64_t v, char out[32])
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), o = 0;
+    for (int k = 0; k < n; k++) {
+        if (k && (n - k) % 3 == 0) out[o++] = ',';
+        out[o++] = digits[k];
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static const char *fmt_rate(double r, char out[32])
+{
+    if (!(r >= 0) || r > 1e18) snprintf(out, 32, "?");
+    else if (r < 100) snprintf(out, 32, "%.1f", r);
+    else fmt_count((uint64_t)llround(r), out);
+    return out;
+}
+
+static const char *fmt_dur(double s, char out[32])
+{
+    if (!(s >= 0) || s > 1e11) {
+        snprintf(out, 32, "unknown");
+        return out;
+    }
+    uint64_t t = (uint64_t)llround(s);
+    if (t < 60) snprintf(out, 32, "%" PRIu64 "s", t);
+    else if (t < 3600) snprintf(out, 32, "%" PRIu64 "m %02" PRIu64 "s", t / 60, t % 60);
+    else if (t < 86400) snprintf(out, 32, "%" PRIu64 "h %02" PRIu64 "m", t / 3600, t % 3600 / 60);
+    else snprintf(out, 32, "%" PRIu64 "d %02" PRIu64 "h", t / 86400, t % 86400 / 3600);
+    return out;
+}
+
+static const char *fmt_local(double t, char out[64])
+{
+    if (!(t > -1e15 && t < 1e15)) {
+        snprintf(out, 64, "?");
+        return out;
+    }
+    time_t s = (time_t)floor(t);
+    struct tm tm;
+    if (!localtime_r(&s, &tm) || !strftime(out, 64, "%Y-%m-%d %H:%M:%S %Z", &tm)) snprintf(out, 64, "?");
+    return out;
+}
+
+static double percent(uint64_t done, uint64_t total) { return total ? 100.0 * (double)done / (double)total : 100.0; }
+
+/* "42.0% [############..................]"; never 100.0% before the end */
+static void put_done(uint64_t done, uint64_t total)
+{
+    double pc = percent(done, total);
+    if (done < total && pc > 99.9) pc = 99.9;
+    int fill = (int)(pc / 100.0 * BAR_WIDTH);
+    char bar[BAR_WIDTH + 1];
+    for (int k = 0; k < BAR_WIDTH; k++) bar[k] = k < fill ? '#' : '.';
+    bar[BAR_WIDTH] = '\0';
+    printf("%.1f%% [%s]", pc, bar);
+}
+
+/* the OUTDIR argument as one shell word */
+static void shell_word(const char *s, char *out, size_t cap)
+{
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+-@%") == strlen(s)) {
+        snprintf(out, cap, "%s", s);
+        return;
+    }
+    size_t o = 0;
+    if (o + 1 < cap) out[o++] = '\'';
+    for (; *s && o + 5 < cap; s++) {
+        if (*s == '\'') {
+            memcpy(out + o, "'\\''", 4);
+            o += 4;
+        } else {
+            out[o++] = *s;
+        }
+    }
+    if (o + 1 < cap) out[o++] = '\'';
+    out[o] = '\0';
+}
+
+/* ---- this machine ---- */
+
+/* equal, or equal up to the first dot (short and full names) */
+static int same_host(const char *a, const char *b)
+{
+    if (!strcmp(a, b)) return 1;
+    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+    return la == lb && la > 0 && !strncmp(a, b, la);
+}
+
+enum { PID_MNW, PID_GONE, PID_OTHER, PID_UNKNOWN };
+
+/* is pid an mnw process on this machine? name: its command name for PID_OTHER */
+static int pid_state(long pid, char name[64])
+{
+    name[0] = '\0';
+    if (pid <= 0) return PID_UNKNOWN;
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return PID_GONE;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT && access("/proc/self/comm", R_OK) == 0 ? PID_GONE : PID_UNKNOWN;
+    if (!fgets(name, 64, f)) name[0] = '\0';
+    fclose(f);
+    name[strcspn(name, "\n")] = '\0';
+    return strncmp(name, "mnw", 3) == 0 ? PID_MNW : PID_OTHER;
+}
+
+/* ---- the report ---- */
+
+static int is_active(const char *state)
+{
+    return !strcmp(state, "starting") || !strcmp(state, "running") || !strcmp(state, "stopping");
+}
+
+static void node_table(const mnw_progress *p)
+{
+    uint64_t sum = 0;
+    int hw = 4;
+    for (int k = 0; k < p->nnodes; k++) {
+        sum += p->nodes[k].pairs;
+        int l = (int)strlen(p->nodes[k].host);
+        if (l > hw) hw = l;
+    }
+    if (hw > 40) hw = 40;
+    char a[32], b[32];
+    printf("\n  %4s  %-*s  %7s  %4s  %15s  %11s  %6s\n", "rank", hw, "host", "workers", "GPUs", "pairs", "pairs/s",
+           "share");
+    for (int k = 0; k < p->nnodes; k++) {
+        const mnw_progress_node *n = &p->nodes[k];
+        printf("  %4d  %-*.*s  %7d  %4d  %15s  %11s  %5.1f%%\n", n->rank, hw, hw, n->host, n->workers, n->ngpus,
+               fmt_count(n->pairs, a), fmt_rate(n->pairs_per_s, b), sum ? 100.0 * (double)n->pairs / (double)sum : 0.0);
+        for (int d = 0; d < n->ndev; d++) {
+            const mnw_progress_dev *dv = &n->dev[d];
+            /* the device name under the host column, indented by 2 */
+            printf("  %4s    %-*s  %15s  %11s  %5.1f%%\n", "", hw + 13, dv->name,
+                   fmt_count(dv->pairs, a), fmt_rate(dv->pairs_per_s, b),
+                   sum ? 100.0 * (double)dv->pairs / (double)sum : 0.0);
+        }
+    }
+}
+
+/* notes comparing progress.json with the bookmark (bm may be NULL) */
+static void bookmark_lines(const mnw_progress *p, const mnw_bookmark *bm, int bm_damaged)
+{
+    char a[32], b[32];
+    if (bm_damaged) {
+        printf("  bookmark   %s is damaged (the error is below)\n", MNW_BOOKMARK_FILE);
+        return;
+    }
+    if (!bm) {
+        printf("  bookmark   none yet (no %s): nothing is recorded as safely written\n", MNW_BOOKMARK_FILE);
+        return;
+    }
+    printf("  bookmark   %s pairs safely written (%.1f%%)\n", fmt_count(bm->watermark, a),
+           percent(bm->watermark, bm->pairs));
+    if (bm->pairs != p->pairs_total)
+        printf("note: the bookmark is for %s pairs but progress.json for %s: they are from different runs; the "
+               "bookmark is what --resume goes by\n",
+               fmt_count(bm->pairs, a), fmt_count(p->pairs_total, b));
+    else if (bm->watermark != p->pairs_done)
+        printf("note: progress.json counts %s pairs done, the bookmark %s: the bookmark is the truth (what is safely "
+               "in the outputs; a resume continues from pair %s)\n",
+               fmt_count(p->pairs_done, a), fmt_count(bm->watermark, b), b);
+}
+
+static void report(const char *outdir_arg, const mnw_progress *p, const mnw_bookmark *bm, int bm_damaged)
+{
+    char a[32], b[32], t1[64], t2[64], word[8300];
+    double now = mnw_progress_now(), age = now - p->updated;
+    int active = is_active(p->state);
+    shell_word(outdir_arg, word, sizeof word);
+
+    printf("mnw run in %s\n", outdir_arg);
+    printf("  state      %s%s%s\n", p->state, p->message[0] ? ": " : "", p->message);
+    printf("  input      %s\n", p->input);
+    printf("  outdir     %s\n", p->outdir);
+    printf("  host       %s, pid %ld\n", p->host, p->pid);
+    printf("  started    %s\n", fmt_local(p->started, t1));
+    if (age >= 0) printf("  updated    %s (%s ago)\n", fmt_local(p->updated, t2), fmt_dur(age, a));
+    else printf("  updated    %s (%s in the future: the clocks differ)\n", fmt_local(p->updated, t2), fmt_dur(-age, a));
+    printf("  elapsed    %s\n", fmt_dur(p->elapsed_s, a));
+    printf("  done       ");
+    put_done(p->pairs_done, p->pairs_total);
+    printf(" %s of %s pairs\n", fmt_count(p->pairs_done, a), fmt_count(p->pairs_total, b));
+    if (p->pairs_at_start)
+        printf("  this run   %s pairs since it resumed at pair %s\n", fmt_count(p->pairs_done - p->pairs_at_start, a),
+               fmt_count(p->pairs_at_start, b));
+    printf("  speed      %s pairs/s\n", fmt_rate(p->pairs_per_s, a));
+    if (active) {
+        if (p->eta_s >= 0)
+            printf("  ETA        %s (about %s)\n", fmt_dur(p->eta_s, a), fmt_local(p->updated + p->eta_s, t1));
+        else
+            printf("  ETA        unknown (no speed measured yet)\n");
+    }
+    printf("  resumes    %d\n", p->resumes);
+    if (p->slurm_job[0]) printf("  Slurm job  %s\n", p->slurm_job);
+    bookmark_lines(p, bm, bm_damaged);
+    if (p->nnodes) node_table(p);
+    printf("\n");
+
+    if (active) {
+        char me[256] = "";
+        if (gethostname(me, sizeof me) != 0) me[0] = '\0';
+        me[sizeof me - 1] = '\0';
+        int here = same_host(p->host, me);
+        int gone = 0;
+        if (here) {
+            char name[64];
+            int ps = pid_state(p->pid, name);
+            if (ps == PID_GONE) {
+                printf("The run is not running: process %ld is gone from this host (%s): it was killed or "
+                       "crashed before it could record that it stopped.\n",
+                       p->pid, me);
+                gone = 1;
+            } else if (ps == PID_OTHER) {
+                printf("The run is not running: pid %ld on this host is now '%s', not mnw: the run was killed or "
+                       "crashed before it could record that it stopped.\n",
+                       p->pid, name);
+                gone = 1;
+            } else if (age > MNW_PROGRESS_STALE_S) {
+                printf("The run is not updating: progress.json was last written %s ago, but process %ld is still "
+                       "there: it may be hung or stopped (SIGSTOP).\n",
+                       fmt_dur(age, a), p->pid);
+            } else {
+                printf("The run is %s on this host (pid %ld).\n", p->state, p->pid);
+            }
+        } else {
+            printf("The run is on host %s (pid %ld there; this machine is %s), so its process cannot be checked from "
+                   "here.\n",
+                   p->host, p->pid, me[0] ? me : "?");
+            if (age > MNW_PROGRESS_STALE_S)
+                printf("It is not updating: progress.json was last written %s ago (by this machine's clock): it "
+                       "was killed, or the clocks of %s and this machine differ.\n",
+                       fmt_dur(age, a), p->host);
+            else if (age < -MNW_PROGRESS_STALE_S)
+                printf("progress.json was written %s in the future by this machine's clock: the clocks of %s and "
+                       "this machine differ.\n",
+                       fmt_dur(-age, a), p->host);
+        }
+        if (gone)
+            printf("Continue it with: mnw --resume %s\n", word);
+        else if (age > MNW_PROGRESS_STALE_S)
+            printf("If it is not running, continue it with: mnw --resume %s\n", word);
+    } else if (!strcmp(p->state, "done")) {
+        printf("The run is complete: all %s pairs are in the outputs.\n", fmt_count(p->pairs_total, a));
+    } else if (!strcmp(p->state, "stopped")) {
+        printf("The run stopped%s%s. Continue it with: mnw --resume %s\n", p->message[0] ? ": " : "", p->message, word);
+    } else if (!strcmp(p->state, "failed")) {
+        printf("The run failed%s%s. Once the cause is fixed, continue it with: mnw --resume %s\n",
+               p->message[0] ? ": " : "", p->message, word);
+    } else {
+        printf("The state '%s' is not one this mnw knows (a newer mnw wrote the file?).\n", p->state);
+    }
+}
+
+/* no progress.json: what the bookmark alone says */
+static void report_bookmark(const char *outdir_arg, const char *bpath, const mnw_bookmark *bm, int progress_damaged)
+{
+    char a[32], b[32], word[8300];
+    shell_word(outdir_arg, word, sizeof word);
+    printf("mnw run in %s\n", outdir_arg);
+    if (progress_damaged)
+        printf("  progress   %s is damaged (the error is below)\n", MNW_PROGRESS_FILE);
+    else
+        printf("  progress   not recorded (no %s: a run by an mnw without it, or one stopped before its first "
+               "update)\n",
+               MNW_PROGRESS_FILE);
+    printf("  bookmark   %s\n", bpath);
+    printf("  sequences  %s\n", fmt_count(bm->sequences, a));
+    printf("  done       ");
+    put_done(bm->watermark, bm->pairs);
+    printf(" %s of %s pairs safely written\n", fmt_count(bm->watermark, a), fmt_count(bm->pairs, b));
+    printf("\n");
+    if (bm->watermark == bm->pairs)
+        printf("The bookmark says the run is complete: all %s pairs are in the outputs.\n", fmt_count(bm->pairs, a));
+    else
+        printf("The run is not complete. If no mnw is writing %s now, continue it with: mnw --resume %s\n",
+               outdir_arg, word);
+}
+
+/* reads path whole into b: 0, or -1 with e set */
+static int slurp(const char *path, mnw_buf *b, mnw_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return mnw_err_set(e, "%s: %s", path, strerror(errno));
+    char tmp[65536];
+    size_t got;
+    while ((got = fread(tmp, 1, sizeof tmp, f)) > 0) mnw_buf_put(b, tmp, got);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) return mnw_err_set(e, "%s: read error", path);
+    return 0;
+}
+
+int mnw_status_main(int argc, char **argv)
+{
+    int json = 0;
+    const char *outdir = NULL;
+    tzset(); /* local times below follow TZ */
+    int opts_done = 0;
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (!opts_done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!opts_done && !strcmp(a, "--json")) {
+            json = 1;
+        } else if (!opts_done && !strcmp(a, "--")) {
+            opts_done = 1;
+        } else if (!opts_done && a[0] == '-' && a[1]) {
+            fprintf(stderr, "mnw status: unknown option '%s' (mnw status --help)\n", a);
+            return 2;
+        } else if (outdir) {
+            fprintf(stderr, "mnw status: one OUTDIR only ('%s' and '%s') (mnw status --help)\n", outdir, a);
+            return 2;
+        } else {
+            outdir = a;
+        }
+    }
+    if (!outdir || !*outdir) {
+        fprintf(stderr, "mnw status: which OUTDIR? usage: mnw status [--json] OUTDIR\n");
+        return 2;
+    }
+    struct stat st;
+    if (stat(outdir, &st) != 0) {
+        fprintf(stderr, "mnw: error: %s: %s\n", outdir, strerror(errno));
+        return 1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mnw: error: %s: not a directory (mnw status takes the OUTDIR of a run)\n", outdir);
+        return 1;
+    }
+    size_t dl = strlen(outdir);
+    while (dl > 1 && outdir[dl - 1] == '/') dl--;
+    char ppath[8300], bpath[8300];
+    snprintf(ppath, sizeof ppath, "%.*s/%s", (int)dl, outdir, MNW_PROGRESS_FILE);
+    snprintf(bpath, sizeof bpath, "%.*s/%s", (int)dl, outdir, MNW_BOOKMARK_FILE);
+    int have_p = access(ppath, F_OK) == 0, have_b = access(bpath, F_OK) == 0;
+
+    mnw_err e;
+    mnw_buf text;
+    mnw_buf_init(&text);
+    mnw_progress p;
+    memset(&p, 0, sizeof p);
+    int p_ok = 0, rc = 0;
+    char perr[MNW_ERR_MAX] = "";
+    if (have_p) {
+        if (slurp(ppath, &text, &e) == 0 && mnw_progress_parse(ppath, text.p ? text.p : "", text.len, &p, &e) == 0)
+            p_ok = 1;
+        else
+            snprintf(perr, sizeof perr, "%s", e.msg);
+    }
+    if (json) {
+        if (p_ok) fwrite(text.p, 1, text.len, stdout);
+        else if (have_p) fprintf(stderr, "mnw: error: %s\n", perr), rc = 1;
+        else fprintf(stderr, "mnw: error: %s: %s\n", ppath, strerror(ENOENT)), rc = 1;
+        mnw_buf_free(&text);
+        mnw_progress_free(&p);
+        return rc;
+    }
+    mnw_buf_free(&text);
+
+    mnw_bookmark bm;
+    mnw_bookmark_init(&bm);
+    int b_ok = 0;
+    char berr[MNW_ERR_MAX] = "";
+    if (have_b) {
+        if (mnw_bookmark_read(bpath, &bm, &e) == 0) b_ok = 1;
+        else snprintf(berr, sizeof berr, "%s", e.msg);
+    }
+
+    if (!have_p && !have_b) {
+        fprintf(stderr,
+                "mnw: error: %s: no %s and no %s: not the OUTDIR of an mnw run, or a run that has recorded "
+                "nothing yet\n",
+                outdir, MNW_PROGRESS_FILE, MNW_BOOKMARK_FILE);
+        rc = 1;
+    } else if (p_ok) {
+        report(outdir, &p, b_ok ? &bm : NULL, have_b && !b_ok);
+    } else if (b_ok) {
+        report_bookmark(outdir, bpath, &bm, have_p);
+    }
+    fflush(stdout);
+    if (have_p && !p_ok) fprintf(stderr, "mnw: error: %s\n", perr), rc = 1;
+    if (have_b && !b_ok) fprintf(stderr, "mnw: error: %s\n", berr), rc = 1;
+    mnw_bookmark_free(&bm);
+    mnw_progress_free(&p);
+    return rc;
+}
