@@ -198,6 +198,25 @@ static void bookmark_lines(const mnw_progress *p, const mnw_bookmark *bm, int bm
                fmt_count(p->pairs_done, a), fmt_count(bm->watermark, b), b);
 }
 
+/* how to go on: the resume command where there is a bookmark to resume
+ * from; lead: "Continue it", "If it is not running, continue it", ... */
+static void continue_hint(const char *lead, int conditional, const char *word, const char *input,
+                          const mnw_bookmark *bm, int bm_damaged)
+{
+    const char *head = conditional ? "If it is not running:" : "The run cannot be resumed:";
+    if (bm) {
+        printf("%s with: mnw --resume %s\n", lead, word);
+    } else if (bm_damaged) {
+        printf("%s its bookmark is damaged (the error is below), so mnw --resume cannot continue it.\n", head);
+    } else {
+        char in[8300];
+        shell_word(input[0] ? input : "INPUT", in, sizeof in);
+        printf("%s it recorded no bookmark (nothing safely written), so there is nothing to resume: start it again "
+               "with mnw -i %s -o %s --force\n",
+               head, in, word);
+    }
+}
+
 static void report(const char *outdir_arg, const mnw_progress *p, const mnw_bookmark *bm, int bm_damaged)
 {
     char a[32], b[32], t1[64], t2[64], word[8300];
@@ -214,9 +233,13 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
     if (age >= 0) printf("  updated    %s (%s ago)\n", fmt_local(p->updated, t2), fmt_dur(age, a));
     else printf("  updated    %s (%s in the future: the clocks differ)\n", fmt_local(p->updated, t2), fmt_dur(-age, a));
     printf("  elapsed    %s\n", fmt_dur(p->elapsed_s, a));
-    printf("  done       ");
-    put_done(p->pairs_done, p->pairs_total);
-    printf(" %s of %s pairs\n", fmt_count(p->pairs_done, a), fmt_count(p->pairs_total, b));
+    if (active && p->pairs_total == 0) {
+        printf("  done       - (the number of pairs is not known yet: the input is being read)\n");
+    } else {
+        printf("  done       ");
+        put_done(p->pairs_done, p->pairs_total);
+        printf(" %s of %s pairs\n", fmt_count(p->pairs_done, a), fmt_count(p->pairs_total, b));
+    }
     if (p->pairs_at_start)
         printf("  this run   %s pairs since it resumed at pair %s\n", fmt_count(p->pairs_done - p->pairs_at_start, a),
                fmt_count(p->pairs_at_start, b));
@@ -273,16 +296,17 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
                        fmt_dur(-age, a), p->host);
         }
         if (gone)
-            printf("Continue it with: mnw --resume %s\n", word);
+            continue_hint("Continue it", 0, word, p->input, bm, bm_damaged);
         else if (age > MNW_PROGRESS_STALE_S)
-            printf("If it is not running, continue it with: mnw --resume %s\n", word);
+            continue_hint("If it is not running, continue it", 1, word, p->input, bm, bm_damaged);
     } else if (!strcmp(p->state, "done")) {
         printf("The run is complete: all %s pairs are in the outputs.\n", fmt_count(p->pairs_total, a));
     } else if (!strcmp(p->state, "stopped")) {
-        printf("The run stopped%s%s. Continue it with: mnw --resume %s\n", p->message[0] ? ": " : "", p->message, word);
+        printf("The run stopped%s%s.\n", p->message[0] ? ": " : "", p->message);
+        continue_hint("Continue it", 0, word, p->input, bm, bm_damaged);
     } else if (!strcmp(p->state, "failed")) {
-        printf("The run failed%s%s. Once the cause is fixed, continue it with: mnw --resume %s\n",
-               p->message[0] ? ": " : "", p->message, word);
+        printf("The run failed%s%s.\n", p->message[0] ? ": " : "", p->message);
+        continue_hint("Once the cause is fixed, continue it", 0, word, p->input, bm, bm_damaged);
     } else {
         printf("The state '%s' is not one this mnw knows (a newer mnw wrote the file?).\n", p->state);
     }

@@ -583,9 +583,11 @@ static void status_cmd(void)
     fixture("hung", &p, -1);
     rc = status(odir, NULL, NULL);
     T_OK(rc == 0 && has("The run is not updating: progress.json was last written 4") && has("s ago, but process") &&
-             has("If it is not running, continue it with: mnw --resume ") &&
-             has("  bookmark   none yet (no mnw.bookmark)"),
-         "not updating, process alive: hung or stopped, and the resume command");
+             has("  bookmark   none yet (no mnw.bookmark)") &&
+             has("If it is not running: it recorded no bookmark (nothing safely written), so there is nothing to "
+                 "resume: start it again with mnw -i /data/16s-25k.fa.gz -o ") &&
+             has("/hung --force\n") && !has("--resume"),
+         "not updating, process alive: hung or stopped; no bookmark: start again, not --resume");
 
     /* the process is gone */
     run_fixture(&p, me, dead, 3);
@@ -598,19 +600,20 @@ static void status_cmd(void)
     run_fixture(&p, me, getpid(), 3);
     fixture("other-pid", &p, -1);
     rc = status(odir, NULL, NULL);
-    T_OK(rc == 0 && has("is now 'test_progress', not mnw") && has("Continue it with"),
-         "the pid is another program, not mnw");
+    T_OK(rc == 0 && has("is now 'test_progress', not mnw") && has("The run cannot be resumed: it recorded no bookmark") &&
+             !has("--resume"),
+         "the pid is another program, not mnw; no bookmark");
 
     /* on another host, stale */
     run_fixture(&p, "elsewhere01", 999999, 3725);
-    fixture("remote", &p, -1);
+    fixture("remote", &p, 131000000);
     rc = status(odir, NULL, NULL);
     T_OK(rc == 0 && has("The run is on host elsewhere01 (pid 999999 there; this machine is ") &&
              has("It is not updating: progress.json was last written 1h 02m ago") &&
              has("the clocks of elsewhere01 and this machine differ") && has("If it is not running, continue it with"),
          "another host: no pid check, staleness with its age, the resume command");
     run_fixture(&p, "elsewhere01", 999999, 45);
-    fixture("remote-45s", &p, -1);
+    fixture("remote-45s", &p, 131000000);
     rc = status(odir, NULL, NULL);
     T_OK(rc == 0 && has("It is not updating: progress.json was last written 4") && has("s ago (by this machine's clock)") &&
              has("If it is not running, continue it with"),
@@ -633,14 +636,15 @@ static void status_cmd(void)
     p.eta_s = -1;
     fixture("with space 'q'", &p, 131244750);
     rc = status(odir, NULL, NULL);
-    snprintf(line, sizeof line, "The run stopped: interrupted (SIGINT). Continue it with: mnw --resume '%s/with space '\\''q'\\'''\n", dir);
+    snprintf(line, sizeof line,
+             "The run stopped: interrupted (SIGINT).\nContinue it with: mnw --resume '%s/with space '\\''q'\\'''\n", dir);
     T_OK(rc == 0 && has("  state      stopped: interrupted (SIGINT)\n") && has(line) && !has("ETA") &&
              !has("note:") && !has("The run is"),
          "stopped: its message, the resume command (OUTDIR quoted for the shell), no ETA, bookmark agrees");
     mnw_progress_set_state(&p, "failed", "/scratch/run1/pairs.tsv.gz: No space left on device");
-    fixture("failed", &p, -1);
+    fixture("failed", &p, 131000000);
     rc = status(odir, NULL, NULL);
-    T_OK(rc == 0 && has("The run failed: /scratch/run1/pairs.tsv.gz: No space left on device. Once the cause is fixed, "
+    T_OK(rc == 0 && has("The run failed: /scratch/run1/pairs.tsv.gz: No space left on device.\nOnce the cause is fixed, "
                         "continue it with: mnw --resume "),
          "failed: its message and the resume command");
     mnw_progress_set_state(&p, "done", NULL);
@@ -669,6 +673,16 @@ static void status_cmd(void)
     }
     mnw_progress_free(&p);
 
+    /* starting: no pair count yet */
+    mnw_progress_init(&p, 0);
+    fixture("starting", &p, -1);
+    rc = status(odir, NULL, NULL);
+    snprintf(line, sizeof line, "The run is starting on this host (pid %ld).", (long)getpid());
+    T_OK(rc == 0 && has("  state      starting\n") && has("  done       - (the number of pairs is not known yet") &&
+             has("  ETA        unknown (no speed measured yet)\n") && !has("  rank") && !has(line),
+         "starting: no pair count, no ETA, no table (its pid here is this test, not mnw)");
+    mnw_progress_free(&p);
+
     /* a bookmark only */
     fixture("bookmark-only", NULL, 8358);
     rc = status(odir, NULL, NULL);
@@ -695,11 +709,14 @@ static void status_cmd(void)
              has("5 of 312,487,500 pairs safely written"),
          "a damaged progress.json: exit 1, the error names file and line, the bookmark still shown: %s", err);
     run_fixture(&p, "elsewhere01", 1, 1);
+    mnw_progress_set_state(&p, "stopped", "SIGTERM");
     fixture("damaged-bm", &p, -1);
     snprintf(pp, sizeof pp, "%s/mnw.bookmark", odir);
     spit(pp, "mnw-bookmark 1\nwatermark 9", 26);
     rc = status(odir, NULL, NULL);
-    T_OK(rc == 1 && strstr(err, pp) && has("  bookmark   mnw.bookmark is damaged") && has("  state      running"),
+    T_OK(rc == 1 && strstr(err, pp) && has("  bookmark   mnw.bookmark is damaged") && has("  state      stopped: SIGTERM") &&
+             has("The run cannot be resumed: its bookmark is damaged (the error is below), so mnw --resume cannot "
+                 "continue it."),
          "a damaged bookmark: exit 1, named, the progress still shown: %s", err);
     mnw_progress_free(&p);
 
