@@ -224,8 +224,18 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
     int active = is_active(p->state);
     shell_word(outdir_arg, word, sizeof word);
 
+    /* is an active run alive? The pid only where it ran (this host) */
+    char me[256] = "", pname[64] = "";
+    if (gethostname(me, sizeof me) != 0) me[0] = '\0';
+    me[sizeof me - 1] = '\0';
+    int here = same_host(p->host, me);
+    int ps = active && here ? pid_state(p->pid, pname) : PID_UNKNOWN;
+    int gone = ps == PID_GONE || ps == PID_OTHER;
+    int stale = active && !gone && age > MNW_PROGRESS_STALE_S;
+
     printf("mnw run in %s\n", outdir_arg);
-    printf("  state      %s%s%s\n", p->state, p->message[0] ? ": " : "", p->message);
+    printf("  state      %s%s%s%s\n", p->state, p->message[0] ? ": " : "", p->message,
+           gone ? " (as last recorded: it is not running)" : stale ? " (as last recorded: it is not updating)" : "");
     printf("  input      %s\n", p->input);
     printf("  outdir     %s\n", p->outdir);
     printf("  host       %s, pid %ld\n", p->host, p->pid);
@@ -245,10 +255,11 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
                fmt_count(p->pairs_at_start, b));
     printf("  speed      %s pairs/s\n", fmt_rate(p->pairs_per_s, a));
     if (active) {
-        if (p->eta_s >= 0)
+        if (gone) printf("  ETA        - (the run is not running)\n");
+        else if (stale && p->eta_s >= 0) printf("  ETA        - (not updating; it was %s)\n", fmt_dur(p->eta_s, a));
+        else if (p->eta_s >= 0)
             printf("  ETA        %s (about %s)\n", fmt_dur(p->eta_s, a), fmt_local(p->updated + p->eta_s, t1));
-        else
-            printf("  ETA        unknown (no speed measured yet)\n");
+        else printf("  ETA        unknown (no speed measured yet)\n");
     }
     printf("  resumes    %d\n", p->resumes);
     if (p->slurm_job[0]) printf("  Slurm job  %s\n", p->slurm_job);
@@ -257,36 +268,26 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
     printf("\n");
 
     if (active) {
-        char me[256] = "";
-        if (gethostname(me, sizeof me) != 0) me[0] = '\0';
-        me[sizeof me - 1] = '\0';
-        int here = same_host(p->host, me);
-        int gone = 0;
         if (here) {
-            char name[64];
-            int ps = pid_state(p->pid, name);
-            if (ps == PID_GONE) {
+            if (ps == PID_GONE)
                 printf("The run is not running: process %ld is gone from this host (%s): it was killed or "
                        "crashed before it could record that it stopped.\n",
                        p->pid, me);
-                gone = 1;
-            } else if (ps == PID_OTHER) {
+            else if (ps == PID_OTHER)
                 printf("The run is not running: pid %ld on this host is now '%s', not mnw: the run was killed or "
                        "crashed before it could record that it stopped.\n",
-                       p->pid, name);
-                gone = 1;
-            } else if (age > MNW_PROGRESS_STALE_S) {
+                       p->pid, pname);
+            else if (stale)
                 printf("The run is not updating: progress.json was last written %s ago, but process %ld is still "
                        "there: it may be hung or stopped (SIGSTOP).\n",
                        fmt_dur(age, a), p->pid);
-            } else {
+            else
                 printf("The run is %s on this host (pid %ld).\n", p->state, p->pid);
-            }
         } else {
             printf("The run is on host %s (pid %ld there; this machine is %s), so its process cannot be checked from "
                    "here.\n",
                    p->host, p->pid, me[0] ? me : "?");
-            if (age > MNW_PROGRESS_STALE_S)
+            if (stale)
                 printf("It is not updating: progress.json was last written %s ago (by this machine's clock): it "
                        "was killed, or the clocks of %s and this machine differ.\n",
                        fmt_dur(age, a), p->host);
@@ -295,10 +296,8 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
                        "this machine differ.\n",
                        fmt_dur(-age, a), p->host);
         }
-        if (gone)
-            continue_hint("Continue it", 0, word, p->input, bm, bm_damaged);
-        else if (age > MNW_PROGRESS_STALE_S)
-            continue_hint("If it is not running, continue it", 1, word, p->input, bm, bm_damaged);
+        if (gone) continue_hint("Continue it", 0, word, p->input, bm, bm_damaged);
+        else if (stale) continue_hint("If it is not running, continue it", 1, word, p->input, bm, bm_damaged);
     } else if (!strcmp(p->state, "done")) {
         printf("The run is complete: all %s pairs are in the outputs.\n", fmt_count(p->pairs_total, a));
     } else if (!strcmp(p->state, "stopped")) {

@@ -586,7 +586,9 @@ static void status_cmd(void)
              has("  bookmark   none yet (no mnw.bookmark)") &&
              has("If it is not running: it recorded no bookmark (nothing safely written), so there is nothing to "
                  "resume: start it again with mnw -i /data/16s-25k.fa.gz -o ") &&
-             has("/hung --force\n") && !has("--resume"),
+             has("/hung --force\n") && !has("--resume") &&
+             has("  state      running (as last recorded: it is not updating)\n") &&
+             has("  ETA        - (not updating; it was 29m 02s)\n"),
          "not updating, process alive: hung or stopped; no bookmark: start again, not --resume");
 
     /* the process is gone */
@@ -594,7 +596,9 @@ static void status_cmd(void)
     fixture("killed", &p, 131000000);
     rc = status(odir, NULL, NULL);
     snprintf(line, sizeof line, "process %ld is gone from this host", (long)dead);
-    T_OK(rc == 0 && has(line) && has("killed or crashed") && has("Continue it with: mnw --resume "),
+    T_OK(rc == 0 && has(line) && has("killed or crashed") && has("Continue it with: mnw --resume ") &&
+             has("  state      running (as last recorded: it is not running)\n") &&
+             has("  ETA        - (the run is not running)\n"),
          "the pid is gone: killed, and the resume command");
     /* the pid is another program */
     run_fixture(&p, me, getpid(), 3);
@@ -675,12 +679,13 @@ static void status_cmd(void)
 
     /* starting: no pair count yet */
     mnw_progress_init(&p, 0);
+    p.pid = mnw_child;
     fixture("starting", &p, -1);
     rc = status(odir, NULL, NULL);
-    snprintf(line, sizeof line, "The run is starting on this host (pid %ld).", (long)getpid());
+    snprintf(line, sizeof line, "The run is starting on this host (pid %ld).\n", (long)mnw_child);
     T_OK(rc == 0 && has("  state      starting\n") && has("  done       - (the number of pairs is not known yet") &&
-             has("  ETA        unknown (no speed measured yet)\n") && !has("  rank") && !has(line),
-         "starting: no pair count, no ETA, no table (its pid here is this test, not mnw)");
+             has("  ETA        unknown (no speed measured yet)\n") && !has("  rank") && has(line),
+         "starting: no pair count, no ETA, no table");
     mnw_progress_free(&p);
 
     /* a bookmark only */
