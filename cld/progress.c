@@ -14,8 +14,6 @@
 #include "buf.h"
 #include "json.h"
 
-#define READ_MAX (64u << 20)
-
 double mnw_progress_now(void)
 {
     struct timespec ts;
@@ -452,8 +450,8 @@ int mnw_progress_read(const char *path, mnw_progress *p, mnw_err *e)
         mnw_buf_reserve(&t, 65536);
         size_t got = fread(t.p + t.len, 1, t.cap - t.len, f);
         t.len += got;
-        if (t.len > READ_MAX) {
-            mnw_err_set(e, "%s: larger than %u MiB: not a progress file", path, READ_MAX >> 20);
+        if (t.len > MNW_PROGRESS_MAX_BYTES) {
+            mnw_err_set(e, "%s: larger than %u MiB: not a progress file", path, MNW_PROGRESS_MAX_BYTES >> 20);
             goto out;
         }
         if (got == 0) break;

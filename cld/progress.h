@@ -33,6 +33,7 @@
 #define MNW_PROGRESS_MAX_DEV 17     /* the CPU workers and up to 16 GPUs */
 #define MNW_PROGRESS_INTERVAL_S 2.0 /* how often a run rewrites the file */
 #define MNW_PROGRESS_STALE_S 30.0   /* a running state older than this is stale */
+#define MNW_PROGRESS_MAX_BYTES (64u << 20) /* a larger file is not a progress file */
 
 typedef struct {
     char name[32];      /* "CPU" or "GPU 0" .. "GPU 15" */
@@ -98,8 +99,8 @@ void mnw_progress_rates(mnw_progress *p);
 int mnw_progress_write(const char *dir, const mnw_progress *p, mnw_err *e);
 
 /* Reads path (above). 0, or -1 with e set ("PATH:LINE: reason", or
- * "PATH: reason" for a missing file); *p is then zeroed. Files over 64 MiB
- * are refused. */
+ * "PATH: reason" for a missing file); *p is then zeroed. Files over
+ * MNW_PROGRESS_MAX_BYTES are refused. */
 int mnw_progress_read(const char *path, mnw_progress *p, mnw_err *e);
 /* The same on text[0..len) already read; name names it in errors. */
 int mnw_progress_parse(const char *name, const char *text, size_t len, mnw_progress *p, mnw_err *e);

@@ -343,10 +343,12 @@ static int slurp(const char *path, mnw_buf *b, mnw_err *e)
     if (!f) return mnw_err_set(e, "%s: %s", path, strerror(errno));
     char tmp[65536];
     size_t got;
-    while ((got = fread(tmp, 1, sizeof tmp, f)) > 0) mnw_buf_put(b, tmp, got);
+    while ((got = fread(tmp, 1, sizeof tmp, f)) > 0 && b->len <= MNW_PROGRESS_MAX_BYTES) mnw_buf_put(b, tmp, got);
     int bad = ferror(f);
     fclose(f);
     if (bad) return mnw_err_set(e, "%s: read error", path);
+    if (b->len > MNW_PROGRESS_MAX_BYTES)
+        return mnw_err_set(e, "%s: larger than %u MiB: not a progress file", path, MNW_PROGRESS_MAX_BYTES >> 20);
     return 0;
 }
 

@@ -435,6 +435,11 @@ static void progress_file(void)
     mnw_progress_free(&r);
     T_OK(mnw_progress_write("/nonexistent-dir-mnw", &p, &e) != 0 && strstr(e.msg, "/nonexistent-dir-mnw/.progress.json.tmp"),
          "an impossible directory: %s", e.msg);
+    if (truncate(path, (off_t)MNW_PROGRESS_MAX_BYTES + 1) == 0)
+        T_OK(mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, path) && strstr(e.msg, "larger than 64 MiB"),
+             "a file over 64 MiB is refused: %s", e.msg);
+    else
+        T_OK(0, "truncate %s: %s", path, strerror(errno));
     unlink(path);
     T_OK(mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, path) && strstr(e.msg, "No such file"),
          "a missing file: %s", e.msg);
