@@ -542,6 +542,8 @@ static void status_cmd(void)
     pid_t mnw_child = fork();
     if (mnw_child == 0) {
         prctl(PR_SET_NAME, "mnw", 0, 0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* never outlives the test */
+        alarm(120);
         if (write(fds[1], "x", 1) != 1) _exit(1);
         pause();
         _exit(0);
