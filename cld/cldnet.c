@@ -60,6 +60,7 @@ static int accept_from(mnw_cldnet *n, int src, mnw_result *res, size_t bytes, mn
     p->lists++;
     p->lists_out--;
     p->pairs += res->r.count;
+    for (int d = 0; d < MNW_RESULT_DEVS; d++) p->dev_pairs[d] += res->dev_pairs[d];
     p->cells += res->cells;
     p->bytes += bytes;
     return mnw_cld_accept(n->cld, res, e);
@@ -239,7 +240,7 @@ static void watch_stop(mnw_cldnet *n)
         n->stop_at = now + n->grace;
         mnw_cld_stop(n->cld);
         LOG_WARN("%s: stopping: no new work; collecting the %llu work list%s in flight for up to %.1f s, then a last "
-                 "bookmark (resume with: mnw --resume DIR)",
+                 "bookmark",
                  mnw_sig_name(sig), (unsigned long long)lists_out(n, 0), lists_out(n, 0) == 1 ? "" : "s", n->grace);
     }
     if (!n->dropping && now >= n->stop_at && !mnw_cld_done(n->cld)) {

@@ -29,6 +29,7 @@ typedef struct {
     int bye;           /* said BYE: sends nothing more */
     double last_heard; /* mnw_now() of its last message */
     uint64_t lists_out, lists, pairs, cells, bytes;
+    uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs by device: [0] CPU, [1 + k] GPU k */
 } mnw_cldnet_peer;
 
 typedef struct {

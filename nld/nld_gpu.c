@@ -39,6 +39,7 @@ typedef struct {
     atomic_uint_fast64_t remaining; /* pairs not yet converted */
     uint64_t next;                  /* next pair to place (dispatcher only) */
     uint64_t ni, nj;                /* pair `next` as (i, j) */
+    uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs placed per device ([0]: aligned here) */
 } glist;
 
 /* A run of consecutive pairs of one list in one batch. */
@@ -117,6 +118,7 @@ static void glist_done(nld_state *st, glist *l, uint64_t n, mnw_buf *text)
     if (atomic_fetch_sub(&l->remaining, n) != n) return;
     mnw_err e;
     mnw_result *res = mnw_result_build(st->cfg->js, l->r, l->alns, l->cells, text, &e);
+    if (res) memcpy(res->dev_pairs, l->dev_pairs, sizeof res->dev_pairs);
     glist_free(l);
     lock(st);
     if (res) mnw_nld_push_done_locked(st, res);
@@ -204,6 +206,8 @@ static int fill(nld_gpu *G, gdev *d, int *end)
             if (r == 0) return 1; /* full */
             uint64_t m = mnw_seq_len(S, l->ni), n = mnw_seq_len(S, l->nj);
             l->cells += m * n;
+            int di = r == 1 ? 1 + (int)(d - G->dev) : 0;
+            l->dev_pairs[di < MNW_RESULT_DEVS ? di : MNW_RESULT_DEVS - 1]++;
             if (r == 1) {
                 seg_add(gb, l, l->next, mnw_gpu_batch_count(gb->b) - 1);
             } else { /* the device cannot take it: align it here */

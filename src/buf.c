@@ -61,7 +61,15 @@ void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v)
 {
     char tmp[64];
     int n = snprintf(tmp, sizeof tmp, fmt, v);
-    mnw_buf_put(b, tmp, (size_t)n);
+    if (n < 0) return;
+    if ((size_t)n < sizeof tmp) {
+        mnw_buf_put(b, tmp, (size_t)n);
+        return;
+    }
+    char *big = mnw_xmalloc((size_t)n + 1); /* e.g. %.3f of 1e300 */
+    snprintf(big, (size_t)n + 1, fmt, v);
+    mnw_buf_put(b, big, (size_t)n);
+    free(big);
 }
 
 int mnw_gzip_member(const char *in, size_t len, int level, mnw_buf *out)

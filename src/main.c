@@ -17,6 +17,7 @@
 
 #include "cld.h"
 #include "cldnet.h"
+#include "cldprog.h"
 #include "fasta.h"
 #include "log.h"
 #include "mpiw.h"
@@ -29,6 +30,7 @@
 #include "outdir.h"
 #include "resume.h"
 #include "sig.h"
+#include "status.h"
 #include "wire.h"
 #include "writer.h"
 
@@ -57,6 +59,8 @@ typedef struct {
     int quiet;
     mnw_err err;   /* a checkpoint that failed on a tick */
     int failed;
+    mnw_cldprog *prog; /* progress.json */
+    const mnw_cldnet *net;
 } progress_ctx;
 
 static void fmt_secs(char *buf, size_t n, double s)
@@ -73,6 +77,7 @@ static void progress_tick(void *ctx)
 {
     progress_ctx *pc = ctx;
     if (!pc->failed && mnw_cld_checkpoint(pc->cld, 0, &pc->err)) pc->failed = 1;
+    mnw_cldprog_update(pc->prog, pc->net->stop_sig ? "stopping" : "running", NULL, 0);
     if (pc->quiet) return;
     double dt = mnw_now() - pc->t0;
     uint64_t done = pc->cld->watermark, now_done = done - pc->cld->start;
@@ -183,6 +188,7 @@ typedef struct {
     int resumed;
     mnw_bookmark bm; /* as read from OUTDIR */
     char bmpath[4200];
+    uint64_t bytes[MNW_NOUT]; /* each output's length at the bookmark */
 } run_start;
 
 /* Rank 0, --resume: reads the bookmark and takes its settings (refusing a
@@ -212,15 +218,13 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     if (o->resume) {
         int r = resume_settings(o, rs, e);
         if (r) return r;
-        if (rs->bm.watermark == rs->bm.pairs) {
-            mnw_outspec spec;
-            memset(&spec, 0, sizeof spec);
-            spec.enabled[MNW_OUT_PAIRS] = spec.enabled[MNW_OUT_DIST] = 1;
-            spec.enabled[MNW_OUT_PHYLIP] = o->phylip;
-            uint64_t bytes[MNW_NOUT];
-            if (mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, bytes, e)) return -1;
-            return 1;
-        }
+        /* before anything is written (the log included) */
+        mnw_outspec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.enabled[MNW_OUT_PAIRS] = spec.enabled[MNW_OUT_DIST] = 1;
+        spec.enabled[MNW_OUT_PHYLIP] = o->phylip;
+        if (mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, rs->bytes, e)) return -1;
+        if (rs->bm.watermark == rs->bm.pairs) return 1;
     } else if (mnw_outdir_check(o->outdir, o->force, e)) {
         char bm[4200];
         snprintf(bm, sizeof bm, "%s/%s", o->outdir, MNW_BOOKMARK_FILE);
@@ -322,10 +326,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     uint64_t start = 0;
     int wrc;
     if (rs->resumed) {
-        uint64_t bytes[MNW_NOUT];
-        wrc = mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, bytes, e);
-        if (!wrc) wrc = mnw_writer_reopen(&w, o->outdir, &spec, bytes, e);
-        else memset(&w, 0, sizeof w);
+        wrc = mnw_writer_reopen(&w, o->outdir, &spec, rs->bytes, e);
         start = rs->bm.watermark;
         if (!wrc)
             LOG_INFO("resuming the run in %s at pair %llu of %llu (%.1f%% done); outputs cut to the bookmark's "
@@ -359,7 +360,13 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     mnw_cldnet net;
     mnw_cldnet_init(&net, &cld, size, peers, (double)o->rank_timeout, o->stop_grace);
     free(peers);
-    progress_ctx pc = {&cld, mnw_now(), npairs, o->quiet, {{0}}, 0};
+    int *node_gpus = mnw_xcalloc((size_t)size, sizeof *node_gpus);
+    for (int r = 0; r < size; r++) node_gpus[r] = nodes[r].ngpus;
+    mnw_cldprog prog;
+    mnw_cldprog_init(&prog, &net, node_gpus, o->outdir, o->input, npairs, rs->resumed);
+    free(node_gpus);
+    mnw_cldprog_update(&prog, "running", NULL, 1);
+    progress_ctx pc = {&cld, mnw_now(), npairs, o->quiet, {{0}}, 0, &prog, &net};
     net.tick = progress_tick;
     net.tick_ctx = &pc;
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
@@ -386,6 +393,14 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     }
     double dt = mnw_now() - pc.t0;
     uint64_t ran = cld.watermark - cld.start;
+    char why[MNW_ERR_MAX + 64];
+    if (rc) mnw_cldprog_update(&prog, "failed", e->msg, 1);
+    else if (mnw_cld_done(&cld)) mnw_cldprog_update(&prog, "done", NULL, 1);
+    else {
+        snprintf(why, sizeof why, "stopped by %s", mnw_sig_name(net.stop_sig));
+        mnw_cldprog_update(&prog, "stopped", why, 1);
+    }
+    mnw_cldprog_free(&prog);
     if (!rc && !mnw_cld_done(&cld)) {
         rc = 1;
         LOG_WARN("stopped (%s): %llu of %llu pairs written (%.1f%%), %llu in this run; bookmark %s/%s", mnw_sig_name(net.stop_sig),
@@ -565,6 +580,7 @@ static int run(mnw_opts *o)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "status")) return mnw_status_main(argc - 1, argv + 1); /* no MPI */
     mnw_err e;
     if (mnw_mpi_init(&argc, &argv, &e)) {
         fprintf(stderr, "mnw: %s\n", e.msg);

@@ -69,12 +69,13 @@ int mnw_wire_unpack_job(const void *p, size_t n, mnw_jobset *js, mnw_seqset *s, 
 }
 
 typedef struct {
-    uint64_t k0, count, cells, len[MNW_NOUT];
+    uint64_t k0, count, cells, len[MNW_NOUT], dev_pairs[MNW_RESULT_DEVS];
 } res_head;
 
 void mnw_wire_pack_result(const mnw_result *res, mnw_buf *out)
 {
-    res_head h = {res->r.k0, res->r.count, res->cells, {0}};
+    res_head h = {res->r.k0, res->r.count, res->cells, {0}, {0}};
+    memcpy(h.dev_pairs, res->dev_pairs, sizeof h.dev_pairs);
     for (int o = 0; o < MNW_NOUT; o++) h.len[o] = res->data[o].len;
     mnw_buf_put(out, &h, sizeof h);
     for (int o = 0; o < MNW_NOUT; o++)
@@ -98,6 +99,7 @@ mnw_result *mnw_wire_unpack_result(const void *p, size_t n, mnw_err *e)
     }
     mnw_result *res = mnw_result_new((mnw_range){h.k0, h.count});
     res->cells = h.cells;
+    memcpy(res->dev_pairs, h.dev_pairs, sizeof h.dev_pairs);
     const char *c = (const char *)p + sizeof h;
     for (int o = 0; o < MNW_NOUT; o++) {
         if (h.len[o]) mnw_buf_put(&res->data[o], c, h.len[o]);

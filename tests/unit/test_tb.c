@@ -135,7 +135,7 @@ static void run_tb(const mnw_job_spec *js, const mnw_range *rs, size_t nr, int t
     CHECK_PT(pthread_mutex_destroy(&f.mu));
 }
 
-static void count_yield(void *ctx) { (*(int *)ctx)++; }
+static int count_yield(void *ctx) { (*(int *)ctx)++; return 0; }
 
 static int same_result(const mnw_result *a, const mnw_result *b)
 {

@@ -1,0 +1,71 @@
+/* cldprog.c - see cldprog.h. */
+#include "cldprog.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "log.h"
+
+void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, const char *dir, const char *input,
+                      uint64_t pairs_total, int resumed)
+{
+    memset(cp, 0, sizeof *cp);
+    cp->net = net;
+    snprintf(cp->dir, sizeof cp->dir, "%s", dir);
+    cp->t0 = mnw_now();
+    mnw_progress *p = &cp->p;
+    if (resumed) { /* the count goes on from the last run's file */
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, MNW_PROGRESS_FILE);
+        mnw_progress old;
+        mnw_err e;
+        int before = mnw_progress_read(path, &old, &e) ? 0 : old.resumes;
+        mnw_progress_free(&old);
+        p->resumes = before + 1;
+    }
+    int resumes = p->resumes;
+    mnw_progress_init(p, net->size);
+    p->resumes = resumes;
+    char abs[PATH_MAX];
+    snprintf(p->input, sizeof p->input, "%s", realpath(input, abs) ? abs : input);
+    snprintf(p->outdir, sizeof p->outdir, "%s", realpath(dir, abs) ? abs : dir);
+    p->pairs_total = pairs_total;
+    p->pairs_at_start = p->pairs_done = net->cld->start;
+    const char *job = getenv("SLURM_JOB_ID");
+    if (job) snprintf(p->slurm_job, sizeof p->slurm_job, "%s", job);
+    for (int r = 0; r < net->size; r++) {
+        mnw_progress_node *n = &p->nodes[r];
+        snprintf(n->host, sizeof n->host, "%s", net->peer[r].host);
+        n->workers = net->peer[r].workers;
+        n->ngpus = ngpus[r] < MNW_PROGRESS_MAX_DEV - 1 ? ngpus[r] : MNW_PROGRESS_MAX_DEV - 1;
+        n->ndev = 1 + n->ngpus;
+        snprintf(n->dev[0].name, sizeof n->dev[0].name, "CPU");
+        for (int k = 0; k < n->ngpus; k++) snprintf(n->dev[1 + k].name, sizeof n->dev[1 + k].name, "GPU %d", k);
+    }
+}
+
+void mnw_cldprog_update(mnw_cldprog *cp, const char *state, const char *message, int force)
+{
+    double now = mnw_now();
+    if (!force && now - cp->last < MNW_PROGRESS_INTERVAL_S) return;
+    cp->last = now;
+    mnw_progress *p = &cp->p;
+    const mnw_cldnet *net = cp->net;
+    mnw_progress_set_state(p, state, message);
+    p->updated = mnw_progress_now();
+    p->elapsed_s = now - cp->t0;
+    p->pairs_done = net->cld->watermark;
+    for (int r = 0; r < net->size; r++) {
+        mnw_progress_node *n = &p->nodes[r];
+        n->pairs = net->peer[r].pairs;
+        for (int d = 0; d < n->ndev; d++) n->dev[d].pairs = net->peer[r].dev_pairs[d];
+    }
+    mnw_progress_rates(p);
+    mnw_err e;
+    if (mnw_progress_write(cp->dir, p, &e) && !cp->warned) {
+        LOG_WARN("progress.json not written: %s (the run goes on; the bookmark is what counts)", e.msg);
+        cp->warned = 1;
+    }
+}
+
+void mnw_cldprog_free(mnw_cldprog *cp) { mnw_progress_free(&cp->p); }
