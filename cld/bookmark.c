@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "afile.h"
 #include "buf.h"
 
 void mnw_bookmark_init(mnw_bookmark *b) { memset(b, 0, sizeof *b); }
@@ -136,46 +137,7 @@ int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e)
     mnw_buf t;
     mnw_buf_init(&t);
     text_of(b, &t);
-    char tmp[4096], path[4096];
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, MNW_BOOKMARK_FILE);
-    snprintf(path, sizeof path, "%s/%s", dir, MNW_BOOKMARK_FILE);
-    int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        mnw_err_set(e, "%s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    for (size_t off = 0; off < t.len;) {
-        ssize_t w = write(fd, t.p + off, t.len - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            mnw_err_set(e, "%s: %s", tmp, w < 0 ? strerror(errno) : "short write");
-            close(fd);
-            unlink(tmp);
-            goto out;
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) || close(fd)) {
-        mnw_err_set(e, "%s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    test_pause();
-    if (rename(tmp, path)) {
-        mnw_err_set(e, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || fsync(dfd)) {
-        mnw_err_set(e, "%s: fsync of the directory: %s", dir, strerror(errno));
-        if (dfd >= 0) close(dfd);
-        goto out;
-    }
-    close(dfd);
-    rc = 0;
-out:
+    int rc = mnw_afile_replace(dir, MNW_BOOKMARK_FILE, t.p, t.len, 1, test_pause, e);
     mnw_buf_free(&t);
     return rc;
 }

@@ -1,6 +1,8 @@
 /* progress.c - writing and reading OUTDIR/progress.json (progress.h). */
 #include "progress.h"
 
+#include "afile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -217,42 +219,12 @@ static void text_of(const mnw_progress *p, mnw_buf *b)
 
 int mnw_progress_write(const char *dir, const mnw_progress *p, mnw_err *e)
 {
-    char tmp[4200], path[4200], why[512];
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, MNW_PROGRESS_FILE);
-    snprintf(path, sizeof path, "%s/%s", dir, MNW_PROGRESS_FILE);
-    if (check(p, why, sizeof why)) return mnw_err_set(e, "%s: not written: %s", path, why);
+    char why[512];
+    if (check(p, why, sizeof why)) return mnw_err_set(e, "%s/%s: not written: %s", dir, MNW_PROGRESS_FILE, why);
     mnw_buf t;
     mnw_buf_init(&t);
     text_of(p, &t);
-    int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        mnw_err_set(e, "%s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    for (size_t off = 0; off < t.len;) {
-        ssize_t w = write(fd, t.p + off, t.len - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            mnw_err_set(e, "%s: %s", tmp, w < 0 ? strerror(errno) : "short write");
-            close(fd);
-            unlink(tmp);
-            goto out;
-        }
-        off += (size_t)w;
-    }
-    if (close(fd)) {
-        mnw_err_set(e, "%s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path)) {
-        mnw_err_set(e, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    rc = 0;
-out:
+    int rc = mnw_afile_replace(dir, MNW_PROGRESS_FILE, t.p, t.len, 0, NULL, e);
     mnw_buf_free(&t);
     return rc;
 }

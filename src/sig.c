@@ -41,11 +41,10 @@ void mnw_sig_raise_stop(int signo)
 
 const char *mnw_sig_name(int signo)
 {
-    static char buf[32];
     switch (signo) {
     case SIGTERM: return "SIGTERM";
     case SIGINT: return "SIGINT";
     case SIGUSR1: return "SIGUSR1";
-    default: snprintf(buf, sizeof buf, "signal %d", signo); return buf;
+    default: return "a stop signal";
     }
 }

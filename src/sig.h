@@ -25,7 +25,7 @@ int mnw_sig_pending(void);
 /* Records a stop as if signal signo had arrived (a stop asked for by
  * another rank). */
 void mnw_sig_raise_stop(int signo);
-/* "SIGTERM", "SIGINT", "SIGUSR1" or "signal N". */
+/* "SIGTERM", "SIGINT", "SIGUSR1" (or "a stop signal"); a constant string. */
 const char *mnw_sig_name(int signo);
 
 #endif
