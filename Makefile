@@ -3,6 +3,10 @@
 # make test       build and run every test; ends with "N passed, N failed"
 # make demo       install missing packages, build, align the bundled 16S sample
 # make bench-cpu  CPU benchmark against parasail and vsearch (bench/)
+# make asan       the tests on an AddressSanitizer+UBSan build (build-asan/, bin-asan/)
+# make tsan       the tests on a ThreadSanitizer build (build-tsan/, bin-tsan/)
+# make fuzz       libFuzzer targets (tests/fuzz, clang) in build-fuzz/;
+#                 make fuzz-run FUZZ_SECONDS=60 runs each for that long
 # Switches: asan=1 (AddressSanitizer+UBSan), tsan=1 (ThreadSanitizer), debug=1;
 # B=DIR BIN=DIR put objects and binaries elsewhere (e.g. a tsan build beside the normal one)
 
@@ -17,10 +21,17 @@ OPT     := -O0 -g
 endif
 SAN :=
 ifeq ($(asan),1)
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -g
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g
 endif
 ifeq ($(tsan),1)
 SAN := -fsanitize=thread -g
+endif
+# Sanitizer builds are CPU-only: nvcc's objects and the CUDA runtime are not
+# instrumented (compute-sanitizer covers the GPU code on a GPU machine), and
+# the GPU emulation's hand-written context switch (tests/emu) moves stacks
+# under ASan's and TSan's feet, so neither is built with a sanitizer.
+ifneq ($(SAN),)
+nocuda := 1
 endif
 # Required: Open MPI (mpicc gives its flags) and hwloc (pkg-config).
 # Optional: CUDA. With nvcc (PATH or /usr/local/cuda) the GPU workers are
@@ -80,7 +91,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
-.PHONY: all info test test-gpu test-deps demo bench-cpu bench-gpu clean
+.PHONY: all info test test-gpu test-deps test-build asan tsan fuzz fuzz-run demo bench-cpu bench-gpu clean
 all: $(BIN)/mnw
 
 info:
@@ -117,7 +128,7 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
 
-TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
+TEST_TOOLS := $(B)/tools/check_output $(if $(SAN),,$(B)/tools/mnw-emu)
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -145,7 +156,9 @@ $(B)/emu/test_gpu.o: tests/gpu/test_gpu.c
 $(B)/tests/test_gpu_emu: $(B)/emu/test_gpu.o $(TEST_LIB_OBJ) $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
+ifeq ($(SAN),)
 TEST_BIN += $(B)/tests/test_gpu_emu
+endif
 # mnw itself on the emulated GPU (tests/sh/t_gpu_emu.sh): the GPU dispatcher
 # thread, batches, finish tasks and output bytes, without a GPU
 $(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
@@ -157,9 +170,41 @@ $(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
 test-deps:
 	@bash scripts/deps.sh test
 
+test-build: $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
+
 test: test-deps
-	@$(MAKE) --no-print-directory $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
+	@$(MAKE) --no-print-directory test-build
 	@bash tests/run.sh
+
+# The tests on sanitizer builds (tests/san/run.sh: sanitizer options and
+# suppressions, the tests each one skips, any report fails the test that
+# produced it). The builds live beside the normal one (build-asan, bin-asan,
+# build-tsan, bin-tsan).
+asan tsan: test-deps
+	@$(MAKE) --no-print-directory B=build-$@ BIN=bin-$@ $@=1 test-build
+	@bash tests/san/run.sh $@
+
+# libFuzzer targets (tests/fuzz/README.md), clang only, in build-fuzz/
+FUZZ_CC ?= $(or $(shell command -v clang-14 2>/dev/null),clang)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := fasta config bookmark
+FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+FUZZ_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+              -D_GNU_SOURCE -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu
+FUZZ_SRC_fasta := src/fasta.c src/seq.c src/util.c
+FUZZ_SRC_config := src/config.c src/opts.c src/identity.c src/score.c src/buf.c src/util.c workers/gpu/gpu_opts.c
+FUZZ_SRC_bookmark := cld/bookmark.c src/buf.c src/seq.c src/util.c
+define FUZZ_RULE
+build-fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_util.h $$(FUZZ_SRC_$(1))
+	@mkdir -p build-fuzz
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itests/fuzz -o $$@ $$(filter %.c,$$^) -lz -lm
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_RULE,$(t))))
+fuzz:
+	@bash scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+fuzz-run: fuzz
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 $(B)/bench/rodinia_nw.o: bench/rodinia_nw.cu
 	@mkdir -p $(dir $@)

@@ -3,8 +3,10 @@
 # or to build and run its tests and benchmarks (test), or nvcc to build the
 # GPU code (cuda: Debian's nvidia-cuda-toolkit, from the contrib and non-free
 # sections, which it enables; about 1.6 GB; CI uses it to compile the CUDA
-# code). Installs only what is missing; needs root (or sudo) when something
-# is. Debian 12 / Ubuntu 22.04+.
+# code), or clang with libFuzzer and the sanitizer runtimes (fuzz: the
+# fuzz targets of tests/fuzz; llvm-14 for llvm-symbolizer, which makes the
+# crash reports readable). Installs only what is missing; needs root (or
+# sudo) when something is. Debian 12 / Ubuntu 22.04+.
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
@@ -14,6 +16,7 @@ SUDO=""
 case "$what" in
     build) pkgs=$build_pkgs ;;
     test) pkgs=$test_pkgs ;;
+    fuzz) pkgs="clang-14 libclang-rt-14-dev llvm-14 zlib1g-dev" ;; # libclang-rt-14-dev: libFuzzer, ASan, UBSan for clang
     cuda)
         pkgs="nvidia-cuda-toolkit"
         command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] && exit 0
@@ -25,7 +28,7 @@ case "$what" in
                 [ -f "$f" ] && $SUDO sed -i -E '/^Components:/{/ contrib/! s/$/ contrib/; / non-free( |$)/! s/$/ non-free/}' "$f"
             done
         fi ;;
-    *) echo "usage: $0 build|test|cuda" >&2; exit 2 ;;
+    *) echo "usage: $0 build|test|cuda|fuzz" >&2; exit 2 ;;
 esac
 missing=()
 for p in $pkgs; do

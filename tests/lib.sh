@@ -1,10 +1,16 @@
 # tests/lib.sh - sourced by tests/sh/t_*.sh. Each check prints one line,
 # "ok - DESC" or "not ok - DESC"; tests/run.sh counts them.
-# Variables: ROOT (repository), MNW (the binary), DATA (../shared/data/16s or
-# tests/data), TMP (a fresh scratch directory for this script).
+# Variables: ROOT (repository), MNW (the binary), BUILD (the build directory
+# of the test tools: build/tools/check_output, build/tests/test_*), DATA
+# (../shared/data/16s or tests/data), TMP (a fresh scratch directory for
+# this script). MNW_BIN=bin-asan/mnw MNW_BUILD=build-asan run the shell tests
+# on a sanitizer build (relative paths: from the repository root).
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-MNW="${MNW_BIN:-$ROOT/bin/mnw}"   # MNW_BIN=bin-asan/mnw runs the shell tests on a sanitizer build
+MNW="${MNW_BIN:-bin/mnw}"
+BUILD="${MNW_BUILD:-build}"
+case $MNW in /*) ;; *) MNW="$ROOT/$MNW" ;; esac
+case $BUILD in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 TDATA="$ROOT/tests/data"
 SHARED16S="$ROOT/../shared/data/16s"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mnw-test.XXXXXX")
@@ -62,7 +68,7 @@ same_outputs() {
 mnw_pids() {
     local p cmd
     for p in /proc/[0-9]*; do
-        cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+        cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
         case "$cmd" in *mnw\ *"-o $1 "*) echo "${p#/proc/}" ;; esac
     done
 }

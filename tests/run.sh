@@ -4,6 +4,11 @@
 # "N passed, N failed". A test program that exits non-zero without printing a
 # failing line counts as one failure; one that runs past MNW_TEST_TIMEOUT
 # seconds (default 1200) is stopped and fails. Usage: tests/run.sh [FILTER]
+# MNW_BUILD=DIR runs the unit tests of DIR/tests (default build; the shell
+# tests read it too, tests/lib.sh), MNW_TEST_SKIP="NAME ..." skips those
+# tests (file names, e.g. "t_gpu_emu.sh test_gpu_emu"), and
+# MNW_TEST_REPORTS=DIR names a directory where sanitizer reports land
+# (tests/san/run.sh): a report there after a test fails that test.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -16,7 +21,14 @@ run_one() {
     timeout "${MNW_TEST_TIMEOUT:-1200}" "$@" >"$log" 2>&1
     local rc=$?
     [ "$rc" -eq 124 ] && echo "not ok - $name timed out after ${MNW_TEST_TIMEOUT:-1200}s" >>"$log"
-    local p f
+    local p f r
+    if [ -n "${MNW_TEST_REPORTS:-}" ]; then
+        for r in "$MNW_TEST_REPORTS"/*; do
+            [ -f "$r" ] || continue
+            { echo "not ok - $name: sanitizer report $(basename "$r")"; head -40 "$r"; } >>"$log"
+            mkdir -p "$MNW_TEST_REPORTS/seen" && mv "$r" "$MNW_TEST_REPORTS/seen/$name.$(basename "$r")"
+        done
+    fi
     p=$(grep -c '^ok - ' "$log")
     f=$(grep -c '^not ok - ' "$log")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -28,15 +40,19 @@ run_one() {
     if [ "$f" -ne 0 ]; then grep -v '^ok - ' "$log" | head -60 | sed 's/^/    /'; fi
 }
 # MNW_TEST_SET=gpu: the GPU tests (build/tests-gpu, tests/gpu; make test-gpu)
-if [ "${MNW_TEST_SET:-}" = gpu ]; then units=build/tests-gpu; shells=tests/gpu; else units=build/tests; shells=tests/sh; fi
+build=${MNW_BUILD:-build}
+if [ "${MNW_TEST_SET:-}" = gpu ]; then units=$build/tests-gpu; shells=tests/gpu; else units=$build/tests; shells=tests/sh; fi
+skipped() { case " ${MNW_TEST_SKIP:-} " in *" $1 "*) printf '%-40s skipped (MNW_TEST_SKIP)\n' "$1"; return 0 ;; esac; return 1; }
 for t in "$units"/test_*; do
     [ -x "$t" ] || continue
     case "$t" in *"$filter"*) ;; *) continue ;; esac
+    skipped "$(basename "$t")" && continue
     run_one "$(basename "$t")" "$t"
 done
 for t in "$shells"/t_*.sh; do
     [ -f "$t" ] || continue
     case "$t" in *"$filter"*) ;; *) continue ;; esac
+    skipped "$(basename "$t")" && continue
     run_one "$(basename "$t")" bash "$t"
 done
 rm -f "$log"

@@ -10,7 +10,7 @@
 # emulated GPU). The real-GPU version is tests/gpu/t_gpu_e2e.sh.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
-EMU="$ROOT/build/tools/mnw-emu"
+EMU="$BUILD/tools/mnw-emu"
 awk '/^>/{n++} n<=20' "$TDATA/16s-200.fa" > s20.fa
 for L in 100 300; do
     awk -v L=$L '/^>/{if (s != "") print substr(s, 1, L); print; s = ""; next} {s = s $0} END {print substr(s, 1, L)}' s20.fa > c$L.fa

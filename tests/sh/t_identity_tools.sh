@@ -15,7 +15,7 @@
 # MNW_TEST_IDENTITY=PATH runs another build of the helper.
 source "$(dirname "$0")/../lib.sh"
 
-HELPER=${MNW_TEST_IDENTITY:-$ROOT/build/tests/test_identity}
+HELPER=${MNW_TEST_IDENTITY:-$BUILD/tests/test_identity}
 missing=0
 for tool in vsearch needle mothur; do
     if command -v "$tool" >/dev/null 2>&1; then

@@ -3,7 +3,7 @@
 # worker count of 1 (MNW_TOPO_EXPECT_BOUND), and pass all its other checks
 # there (thread binding wraps on the one core, GPUs from XML, ...).
 source "$(dirname "$0")/../lib.sh"
-BIN="$ROOT/build/tests/test_topo"
+BIN="$BUILD/tests/test_topo"
 if ! command -v taskset >/dev/null 2>&1; then
     echo "ok - test_topo under taskset on one CPU # skip taskset not found"
     finish

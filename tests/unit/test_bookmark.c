@@ -106,6 +106,7 @@ int main(void)
     T_OK(mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, ":1:"), "another file: %s", e.msg);
 
     /* numbers that do not fit: watermark beyond the pairs */
+    mnw_bookmark_free(&b);
     sample(&b, 19901);
     T_OK(mnw_bookmark_write(dir, &b, &e) == 0, "write a bookmark with watermark 19901 of 19900");
     T_OK(mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, "do not fit"), "refused on read: %s", e.msg);
