@@ -142,6 +142,16 @@ int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e)
     return rc;
 }
 
+/* n (n - 1) / 2 in *p; -1 when it does not fit in 64 bits (a bookmark's
+ * numbers are untrusted: n > 2^32 would wrap) */
+static int npairs_fit(uint64_t n, uint64_t *p)
+{
+    uint64_t a = n, b = n ? n - 1 : 0;
+    if (a % 2 == 0) a /= 2;
+    else b /= 2;
+    return __builtin_mul_overflow(a, b, p) ? -1 : 0;
+}
+
 static int parse_u64(const char *s, uint64_t *v)
 {
     if (*s < '0' || *s > '9') return -1;
@@ -247,7 +257,8 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
                     !have_hash ? "input-hash" : !have_seq ? "sequences" : !have_pairs ? "pairs" : "watermark");
         goto bad;
     }
-    if (b->pairs != b->sequences * (b->sequences ? b->sequences - 1 : 0) / 2 || b->watermark > b->pairs) {
+    uint64_t npairs;
+    if (npairs_fit(b->sequences, &npairs) || b->pairs != npairs || b->watermark > b->pairs) {
         mnw_err_set(e, "%s: sequences %" PRIu64 ", pairs %" PRIu64 " and watermark %" PRIu64 " do not fit together",
                     path, b->sequences, b->pairs, b->watermark);
         goto bad;

@@ -110,6 +110,20 @@ int main(void)
     sample(&b, 19901);
     T_OK(mnw_bookmark_write(dir, &b, &e) == 0, "write a bookmark with watermark 19901 of 19900");
     T_OK(mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, "do not fit"), "refused on read: %s", e.msg);
+    /* n (n - 1) / 2 beyond 64 bits must not wrap (found by tests/fuzz/fuzz_bookmark) */
+    b.sequences = 4294967297ull; /* 2^32 + 1: n (n - 1) wraps to 2^32 */
+    b.pairs = 2147483648ull;
+    b.watermark = 0;
+    T_OK(mnw_bookmark_write(dir, &b, &e) == 0 && mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, "do not fit"),
+         "a pairs count that only fits after wrapping is refused: %s", e.msg);
+    b.pairs = 9223372039002259456ull; /* the true 2^31 (2^32 + 1) */
+    T_OK(mnw_bookmark_write(dir, &b, &e) == 0 && mnw_bookmark_read(path, &r, &e) == 0 && r.pairs == b.pairs,
+         "2^32 + 1 sequences: their pairs counted without wrapping");
+    mnw_bookmark_free(&r);
+    b.sequences = 6074001001ull; /* n (n - 1) / 2 > 2^64 */
+    b.pairs = 0;
+    T_OK(mnw_bookmark_write(dir, &b, &e) == 0 && mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, "do not fit"),
+         "more pairs than 64 bits hold: refused: %s", e.msg);
     mnw_bookmark_free(&b);
 
     /* a crash between writing the temporary file and the rename */
