@@ -32,7 +32,7 @@ zcat tests/data/gold-sample.fa.gz | awk '
     function flush() { if (h != "" && toupper(s) ~ /[RYSWKMBDHVN]/ && k < 2) { printf "%s\n%s", h, s; k++ } }
     /^>/ { flush(); h = $0; s = ""; next } { s = s $0 "\n" } END { flush() }' > "$tmp/iupac.fa"
 seed gold-iupac-2 3 "$tmp/iupac.fa"
-gzip -9 -c "$tmp/two.fa" > "$tmp/two.fa.gz"
+gzip -9 -n -c "$tmp/two.fa" > "$tmp/two.fa.gz"
 seed 16s-2-fa.gz 0 "$tmp/two.fa.gz"
 for f in tests/data/bad/*; do seed "bad-$(basename "$f")" 0 "$f"; done
 
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-${CC:-gcc} -std=c11 -D_GNU_SOURCE -Isrc -Icld -o "$tmp/bm" "$tmp/bm.c" cld/bookmark.c src/fasta.c src/seq.c src/util.c src/buf.c -lz
+${CC:-gcc} -std=c11 -D_GNU_SOURCE -Isrc -Icld -o "$tmp/bm" "$tmp/bm.c" cld/bookmark.c src/afile.c src/fasta.c src/seq.c src/util.c src/buf.c -lz
 mkdir -p "$tmp/b1" "$tmp/b2"
 "$tmp/bm" tests/data/16s-200.fa "$tmp/b1" "$tmp/b2"
 bseed() { { printf "\\x$(printf %02x "$2")"; cat "$3"; } > "$C/bookmark/$1"; }

@@ -14,13 +14,14 @@
 # Suppressions (tests/san/*.supp, each entry explained there) name only Open
 # MPI, PMIx, hwloc and libc internals, never mnw code.
 #
-# Skipped (docs/TESTING.md, "Sanitizers and fuzzing"): under both, the GPU
-# emulation (t_gpu_emu.sh; test_gpu_emu and mnw-emu are not built: their
-# hand-written context switch moves stacks under the sanitizers' feet).
-# Under tsan also the pure result comparisons against external tools
-# (t_identity_tools.sh, t_biopython.sh, t_mothur_formats.sh: the tools'
-# outputs checked against mnw's, no mnw code path that asan and the normal
-# run do not already cover), and tests in MNW_SAN_SKIP.
+# What each one skips or scales down (docs/TESTING.md, "Sanitizers and
+# fuzzing"): both skip the GPU emulation (t_gpu_emu.sh; test_gpu_emu and
+# mnw-emu are not built: their hand-written context switch moves stacks under
+# the sanitizers' feet), and t_e2e.sh does not also compare scores with
+# parasail (MNW_SAN). Under tsan, test_nw is skipped (it starts no thread),
+# and test_tb runs one scoring mode (MNW_TEST_TB_QUICK). t_resume.sh asks
+# fewer of its killed resumes to have logged themselves under either
+# (MNW_SAN). MNW_SAN_SKIP="NAME ..." skips more.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -41,11 +42,12 @@ if [ "$san" = asan ]; then
     # suppressions can name where a leak was allocated (costs nothing
     # measurable here: mnw allocates little per pair)
     export ASAN_OPTIONS="$common:detect_leaks=1:fast_unwind_on_malloc=0:check_initialization_order=1:strict_init_order=1"
-    export UBSAN_OPTIONS="$common:print_stacktrace=1:log_path=$reports/ubsan"
+    export UBSAN_OPTIONS="halt_on_error=1:exitcode=66:print_stacktrace=1:log_path=$reports/ubsan"
     export LSAN_OPTIONS="suppressions=$ROOT/tests/san/lsan.supp:print_suppressions=0"
 else
     export TSAN_OPTIONS="$common:second_deadlock_stack=1:suppressions=$ROOT/tests/san/tsan.supp:print_suppressions=0"
-    skip="$skip t_identity_tools.sh t_biopython.sh t_mothur_formats.sh"
+    export MNW_TEST_TB_QUICK=1 # test_tb: one scoring mode (tests/unit/test_tb.c)
+    skip="$skip test_nw"       # starts no thread: nothing for TSan to see (asan runs it)
 fi
 export MNW_TEST_SKIP="$skip ${MNW_SAN_SKIP:-}"
 echo "$san: build-$san, bin-$san/mnw; reports in $reports; skipped: $MNW_TEST_SKIP"

@@ -107,7 +107,12 @@ rc=$?
 check "the last resume (2 ranks) completes: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' final.log | tail -5
 check "after 10 kill -9 and resumes the outputs are byte-identical to the uninterrupted run" 'same_bytes ref500 $D'
 check "the bookmark of the finished run says all 124750 pairs" '[ "$(watermark $D)" = 124750 ]'
-check "the log tells the resumes ($(grep -c "resuming the run in" $D/mnw.log) of the 9 that got that far)" '[ "$(grep -c "resuming the run in" $D/mnw.log)" -ge 5 ]'
+# How many of the 9 killed resumes got far enough to log (and count) themselves
+# depends on speed: at least 5 on a normal build; under a sanitizer (MNW_SAN,
+# 10-20 times slower to start) at least the last, uninterrupted one.
+minres=5
+[ -n "${MNW_SAN:-}" ] && minres=1
+check "the log tells the resumes ($(grep -c "resuming the run in" $D/mnw.log) of the 9 that got that far; at least $minres)" '[ "$(grep -c "resuming the run in" $D/mnw.log)" -ge $minres ]'
 
 # mnw status on a run killed with -9 (2 ranks at its last kill: the file
 # says running, its pid is gone) and on the finished run
@@ -115,7 +120,8 @@ check "mnw status after the last kill -9: the run is not updating, resume it" \
     '"$MNW" status $D >status_k9.txt 2>&1; grep -q "k9" status_k9.txt && grep -qi "resume" status_k9.txt'
 check "mnw status of the finished run: complete, one row per rank" \
     '"$MNW" status $D >status_done.txt 2>&1 && grep -q "complete" status_done.txt && [ "$(grep -cE "^ +[01] +" status_done.txt)" -eq 2 ]'
-check "progress.json counts each resume (9 resumes started)" 'grep -qE "\"resumes\": [5-9]," $D/progress.json'
+nres=$(sed -n 's/.*"resumes": \([0-9]*\),.*/\1/p' $D/progress.json)
+check "progress.json counts the resumes ($nres; 9 started, at least $minres)" '[ -n "$nres" ] && [ "$nres" -ge $minres ] && [ "$nres" -le 9 ]'
 
 # --- a complete run is left alone ---
 sum() { (cd "$1" && cat mnw.bookmark mnw.log pairs.tsv.gz dist.column.gz dist.phylip | md5sum); }
