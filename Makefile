@@ -91,7 +91,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
-.PHONY: all info test test-gpu test-deps test-build asan tsan fuzz fuzz-run demo bench-cpu bench-gpu clean
+.PHONY: all info test test-gpu test-slurm test-deps test-build asan tsan fuzz fuzz-run demo bench-cpu bench-gpu clean
 all: $(BIN)/mnw
 
 info:
@@ -229,6 +229,13 @@ test-gpu:
 	@test -n "$(NVCC)" || { echo "make test-gpu: no nvcc, the GPU code is not built" >&2; exit 2; }
 	@$(MAKE) --no-print-directory $(BIN)/mnw $(GPU_TEST_BIN)
 	@MNW_TEST_SET=gpu bash tests/run.sh
+
+# The tests on a real Slurm (munge, slurmctld, three slurmd) brought up on
+# this host by tests/slurm/cluster.sh; needs root. docs/slurm.md.
+test-slurm: test-deps
+	@bash scripts/deps.sh slurm
+	@$(MAKE) --no-print-directory $(BIN)/mnw
+	@MNW_TEST_SET=slurm bash tests/run.sh
 
 demo:
 	@bash scripts/demo.sh

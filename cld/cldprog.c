@@ -5,6 +5,27 @@
 #include <stdlib.h>
 
 #include "log.h"
+#include "slurm.h"
+
+/* jobs = the last run's list (old) with job appended unless it is already
+ * the last entry; the oldest entries go ("...," first) when it would not
+ * fit */
+static void job_list(char *jobs, size_t cap, const char *old, const char *job)
+{
+    size_t ol = strlen(old), jl = strlen(job);
+    int last = ol >= jl && !strcmp(old + ol - jl, job) && (ol == jl || old[ol - jl - 1] == ',');
+    if (!jl || last) {
+        snprintf(jobs, cap, "%s", old);
+        return;
+    }
+    const char *keep = old;
+    while (*keep && strlen(keep) + 1 + jl + 4 >= cap) { /* drop the oldest */
+        const char *c = strchr(keep, ',');
+        keep = c ? c + 1 : keep + strlen(keep);
+        if (!strncmp(keep, "...,", 4)) keep += 4;
+    }
+    snprintf(jobs, cap, "%s%s%s%s", keep != old && *keep ? "...," : "", keep, *keep ? "," : "", job);
+}
 
 void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, const char *dir, const char *input,
                       uint64_t pairs_total, int resumed)
@@ -14,16 +35,20 @@ void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, 
     snprintf(cp->dir, sizeof cp->dir, "%s", dir);
     cp->t0 = mnw_now();
     mnw_progress *p = &cp->p;
-    if (resumed) { /* the count goes on from the last run's file */
+    int resumes = 0;
+    char jobs[sizeof p->slurm_jobs] = "";
+    if (resumed) { /* the counts go on from the last run's file */
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, MNW_PROGRESS_FILE);
         mnw_progress old;
         mnw_err e;
-        int before = mnw_progress_read(path, &old, &e) ? 0 : old.resumes;
+        if (!mnw_progress_read(path, &old, &e)) {
+            resumes = old.resumes;
+            snprintf(jobs, sizeof jobs, "%s", old.slurm_jobs);
+        }
         mnw_progress_free(&old);
-        p->resumes = before + 1;
+        resumes++;
     }
-    int resumes = p->resumes;
     mnw_progress_init(p, net->size);
     p->resumes = resumes;
     char abs[PATH_MAX];
@@ -31,8 +56,8 @@ void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, 
     snprintf(p->outdir, sizeof p->outdir, "%s", realpath(dir, abs) ? abs : dir);
     p->pairs_total = pairs_total;
     p->pairs_at_start = p->pairs_done = net->cld->start;
-    const char *job = getenv("SLURM_JOB_ID");
-    if (job) snprintf(p->slurm_job, sizeof p->slurm_job, "%s", job);
+    mnw_slurm_job(p->slurm_job, sizeof p->slurm_job, &p->slurm_restarts);
+    job_list(p->slurm_jobs, sizeof p->slurm_jobs, jobs, p->slurm_job);
     for (int r = 0; r < net->size; r++) {
         mnw_progress_node *n = &p->nodes[r];
         snprintf(n->host, sizeof n->host, "%s", net->peer[r].host);

@@ -80,7 +80,7 @@ static int check(const mnw_progress *p, char *why, size_t n)
     if (!terminated(p->state, sizeof p->state) || !p->state[0]) return snprintf(why, n, "empty state"), -1;
     if (!terminated(p->message, sizeof p->message) || !terminated(p->input, sizeof p->input) ||
         !terminated(p->outdir, sizeof p->outdir) || !terminated(p->host, sizeof p->host) ||
-        !terminated(p->slurm_job, sizeof p->slurm_job))
+        !terminated(p->slurm_job, sizeof p->slurm_job) || !terminated(p->slurm_jobs, sizeof p->slurm_jobs))
         return snprintf(why, n, "a string without its end (NUL)"), -1;
     if (!(p->pairs_at_start <= p->pairs_done && p->pairs_done <= p->pairs_total))
         return snprintf(why, n,
@@ -92,8 +92,8 @@ static int check(const mnw_progress *p, char *why, size_t n)
         return snprintf(why, n, "started, updated or elapsed_s is not a finite number (elapsed_s >= 0)"), -1;
     if (!rate_ok(p->pairs_per_s) || isnan(p->eta_s) || isinf(p->eta_s))
         return snprintf(why, n, "pairs_per_s or eta_s is not a finite number (pairs_per_s >= 0)"), -1;
-    if (p->pid < 0 || p->resumes < 0 || p->nnodes < 0 || (p->nnodes > 0 && !p->nodes))
-        return snprintf(why, n, "a negative pid, resumes or node count"), -1;
+    if (p->pid < 0 || p->resumes < 0 || p->slurm_restarts < 0 || p->nnodes < 0 || (p->nnodes > 0 && !p->nodes))
+        return snprintf(why, n, "a negative pid, resumes, slurm_restarts or node count"), -1;
     for (int k = 0; k < p->nnodes; k++) {
         const mnw_progress_node *nd = &p->nodes[k];
         if (!terminated(nd->host, sizeof nd->host)) return snprintf(why, n, "node %d: host without its end", k), -1;
@@ -188,6 +188,8 @@ static void text_of(const mnw_progress *p, mnw_buf *b)
         kv_num(b, 2, "eta_s", "%.3f", p->eta_s);
     }
     kv_str(b, 2, "slurm_job", p->slurm_job);
+    kv_i64(b, 2, "slurm_restarts", p->slurm_restarts);
+    kv_str(b, 2, "slurm_jobs", p->slurm_jobs);
     put_key(b, 2, "nodes");
     mnw_buf_puts(b, p->nnodes ? "[\n" : "[]\n");
     for (int k = 0; k < p->nnodes; k++) {
@@ -383,6 +385,13 @@ static int from_tree(rd *r, const mnw_json *root, mnw_progress *p)
     p->resumes = (int)x;
     if (rd_num(r, root, c, "pairs_per_s", 0, 0, &p->pairs_per_s) || rd_num(r, root, c, "eta_s", 0, 1, &p->eta_s) ||
         rd_str(r, root, c, "slurm_job", p->slurm_job, sizeof p->slurm_job) || rd_array(r, root, c, "nodes", &nodes))
+        return -1;
+    /* later keys: optional */
+    if (mnw_json_get(root, "slurm_restarts")) {
+        if (rd_int(r, root, c, "slurm_restarts", 0, INT32_MAX, &x)) return -1;
+        p->slurm_restarts = (int)x;
+    }
+    if (mnw_json_get(root, "slurm_jobs") && rd_str(r, root, c, "slurm_jobs", p->slurm_jobs, sizeof p->slurm_jobs))
         return -1;
     if (!p->state[0]) return mnw_err_set(r->e, "%s:%d: \"state\" is empty", r->path, mnw_json_get(root, "state")->line);
     if (nodes->n > INT32_MAX) return mnw_err_set(r->e, "%s:%d: too many nodes", r->path, nodes->line);

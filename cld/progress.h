@@ -14,6 +14,8 @@
  * malformed JSON, a missing or mistyped key, numbers out of range, strings
  * too long for their field and counts that do not fit together
  * (pairs_at_start <= pairs_done <= pairs_total), naming the file and line.
+ * "slurm_restarts" and "slurm_jobs" came later: a file without them reads
+ * as 0 and "".
  * The writer refuses what the reader would refuse, so what it writes reads
  * back.
  *
@@ -66,7 +68,10 @@ typedef struct {
     int resumes;             /* how many times this OUTDIR was resumed */
     double pairs_per_s;      /* this run's rate, >= 0 */
     double eta_s;            /* seconds to the end; < 0: unknown (written as null) */
-    char slurm_job[64];      /* "" unless run under Slurm (SLURM_JOB_ID) */
+    char slurm_job[64];      /* "" unless run under Slurm: this run's job (src/slurm.h) */
+    int slurm_restarts;      /* times Slurm requeued that job (SLURM_RESTART_COUNT) */
+    char slurm_jobs[512];    /* every job that worked on OUTDIR, oldest first, comma-separated
+                                (the oldest dropped, "...," first, when it would not fit) */
     int nnodes;
     mnw_progress_node *nodes; /* nnodes, owned */
 } mnw_progress;

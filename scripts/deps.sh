@@ -5,7 +5,9 @@
 # sections, which it enables; about 1.6 GB; CI uses it to compile the CUDA
 # code), or clang with libFuzzer and the sanitizer runtimes (fuzz: the
 # fuzz targets of tests/fuzz; llvm-14 for llvm-symbolizer, which makes the
-# crash reports readable). Installs only what is missing; needs root (or
+# crash reports readable), or Slurm for tests/slurm (slurm: munge,
+# slurmctld, slurmd and the clients; iproute2 and util-linux for the
+# per-node namespaces of tests/slurm/cluster.sh). Installs only what is missing; needs root (or
 # sudo) when something is. Debian 12 / Ubuntu 22.04+.
 set -euo pipefail
 what=${1:-build}
@@ -16,6 +18,7 @@ SUDO=""
 case "$what" in
     build) pkgs=$build_pkgs ;;
     test) pkgs=$test_pkgs ;;
+    slurm) pkgs="slurm-wlm slurm-wlm-basic-plugins munge iproute2 util-linux" ;;
     fuzz) pkgs="clang-14 libclang-rt-14-dev llvm-14 zlib1g-dev" ;; # libclang-rt-14-dev: libFuzzer, ASan, UBSan for clang
     cuda)
         pkgs="nvidia-cuda-toolkit"
@@ -28,7 +31,7 @@ case "$what" in
                 [ -f "$f" ] && $SUDO sed -i -E '/^Components:/{/ contrib/! s/$/ contrib/; / non-free( |$)/! s/$/ non-free/}' "$f"
             done
         fi ;;
-    *) echo "usage: $0 build|test|cuda|fuzz" >&2; exit 2 ;;
+    *) echo "usage: $0 build|test|cuda|fuzz|slurm" >&2; exit 2 ;;
 esac
 missing=()
 for p in $pkgs; do

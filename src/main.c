@@ -30,6 +30,7 @@
 #include "outdir.h"
 #include "resume.h"
 #include "sig.h"
+#include "slurm.h"
 #include "status.h"
 #include "wire.h"
 #include "writer.h"
@@ -96,15 +97,27 @@ static void progress_tick(void *ctx)
 static mnw_topo topo;
 static int topo_ok;
 
+/* 1 when Slurm allocated fewer CPUs per task than the process binding holds
+ * (no cgroup confines the process to its allocation): the worker count
+ * follows SLURM_CPUS_PER_TASK, and workers are not bound, since the cores
+ * they would be bound to may be another job's (docs/TOPOLOGY.md, Slurm). */
+static int slurm_narrower(void)
+{
+    int sc = mnw_slurm_cpus();
+    long nc = sysconf(_SC_NPROCESSORS_ONLN);
+    return sc > 0 && sc < (topo_ok ? topo.bound_cores : nc > 0 ? (int)nc : 1);
+}
+
 static int node_workers(const mnw_opts *o)
 {
     if (o->threads > 0) return o->threads;
+    if (slurm_narrower()) return mnw_topo_workers_for_cores(mnw_slurm_cpus());
     if (topo_ok) return mnw_topo_default_workers(&topo);
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     return mnw_topo_workers_for_cores(nc > 0 ? (int)nc : 1);
 }
 
-static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok ? &topo : NULL; }
+static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok && !slurm_narrower() ? &topo : NULL; }
 
 /* This node's GPUs (--gpus), chosen once by main before any thread starts. */
 #define MAX_GPUS 64
@@ -544,11 +557,22 @@ static int run(mnw_opts *o)
     if (topo_ok) {
         char desc[1024];
         mnw_topo_describe(&topo, desc, sizeof desc);
-        LOG_INFO("topology: %s; workers %s", desc, o->bind ? "bound one per core" : "not bound (--bind no)");
+        LOG_INFO("topology: %s; workers %s", desc,
+                 !o->bind          ? "not bound (--bind no)"
+                 : slurm_narrower() ? "not bound (Slurm allocated fewer CPUs than the binding holds)"
+                                    : "bound one per core");
     }
-    if (ngpus) LOG_INFO("GPUs: %d (%s); CPU workers %s", ngpus, mnw_gpu_build(),
+    if (slurm_narrower()) {
+        LOG_INFO("Slurm: %d CPUs per task (SLURM_CPUS_PER_TASK), fewer than the process binding holds: %s",
+                 mnw_slurm_cpus(), o->threads > 0 ? "--threads decides the workers" : "the worker count follows it");
+    }
+    /* what Slurm (--gres=gpu:N) or a person made visible, for the log */
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    char vis[128] = "";
+    if (cvd) snprintf(vis, sizeof vis, "; CUDA_VISIBLE_DEVICES=%.80s", cvd);
+    if (ngpus) LOG_INFO("GPUs: %d (%s%s); CPU workers %s", ngpus, mnw_gpu_build(), vis,
                         o->cpu_align ? "align too and finish GPU results (--cpu-align yes)" : "only finish GPU results (default; --cpu-align yes to align too)");
-    else LOG_INFO("GPUs: none (%s)", gpu_why ? gpu_why : "?");
+    else LOG_INFO("GPUs: none (%s%s)", gpu_why ? gpu_why : "?", vis);
     if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
     if (rank != 0) {
         mnw_log_set_stderr_level(o->quiet ? MNW_LOG_WARN : MNW_LOG_INFO);

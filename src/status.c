@@ -15,6 +15,7 @@
 #include "bookmark.h"
 #include "buf.h"
 #include "progress.h"
+#include "slurm.h"
 #include "util.h"
 
 #define BAR_WIDTH 30
@@ -217,6 +218,26 @@ static void continue_hint(const char *lead, int conditional, const char *word, c
     }
 }
 
+/* the run's Slurm job, live from scontrol where it answers */
+static void slurm_lines(const mnw_progress *p)
+{
+    mnw_slurm_info si;
+    char why[256];
+    if (mnw_slurm_query(p->slurm_job, &si, why, sizeof why)) {
+        printf("  Slurm job  %s, requeued %d time%s when this run started (state now unknown: %s)\n", p->slurm_job,
+               p->slurm_restarts, p->slurm_restarts == 1 ? "" : "s", why);
+    } else {
+        printf("  Slurm job  %s: %s", p->slurm_job, si.state);
+        if (strcmp(si.reason, "None") && si.reason[0]) printf(" (%s)", si.reason);
+        if (strcmp(si.nodes, "(null)") && si.nodes[0]) printf(" on %s", si.nodes);
+        printf(", requeued %d time%s\n", si.restarts, si.restarts == 1 ? "" : "s");
+        if (!strcmp(si.state, "PENDING") || !strncmp(si.state, "REQUEUE", 7))
+            printf("             queued again: it resumes this run when it starts\n");
+    }
+    if (strchr(p->slurm_jobs, ','))
+        printf("  Slurm jobs %s (every job that worked on this run, oldest first)\n", p->slurm_jobs);
+}
+
 static void report(const char *outdir_arg, const mnw_progress *p, const mnw_bookmark *bm, int bm_damaged)
 {
     char a[32], b[32], t1[64], t2[64], word[8300];
@@ -262,7 +283,7 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
         else printf("  ETA        unknown (no speed measured yet)\n");
     }
     printf("  resumes    %d\n", p->resumes);
-    if (p->slurm_job[0]) printf("  Slurm job  %s\n", p->slurm_job);
+    if (p->slurm_job[0]) slurm_lines(p);
     bookmark_lines(p, bm, bm_damaged);
     if (p->nnodes) node_table(p);
     printf("\n");

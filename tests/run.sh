@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/run.sh - runs every C unit test (build/tests/test_*) and shell test
-# (tests/sh/t_*.sh), or with MNW_TEST_SET=gpu those of tests/gpu, counts their "ok"/"not ok" lines and ends with
+# (tests/sh/t_*.sh), or with MNW_TEST_SET=gpu those of tests/gpu (slurm:
+# tests/slurm), counts their "ok"/"not ok" lines and ends with
 # "N passed, N failed". A test program that exits non-zero without printing a
 # failing line counts as one failure; one that runs past MNW_TEST_TIMEOUT
 # seconds (default 1200) is stopped and fails. Usage: tests/run.sh [FILTER]
@@ -41,7 +42,12 @@ run_one() {
 }
 # MNW_TEST_SET=gpu: the GPU tests (build/tests-gpu, tests/gpu; make test-gpu)
 build=${MNW_BUILD:-build}
-if [ "${MNW_TEST_SET:-}" = gpu ]; then units=$build/tests-gpu; shells=tests/gpu; else units=$build/tests; shells=tests/sh; fi
+# MNW_TEST_SET=slurm: the tests on a real Slurm on this host (tests/slurm; make test-slurm)
+case ${MNW_TEST_SET:-} in
+gpu) units=$build/tests-gpu shells=tests/gpu ;;
+slurm) units=/nonexistent shells=tests/slurm ;;
+*) units=$build/tests shells=tests/sh ;;
+esac
 skipped() { case " ${MNW_TEST_SKIP:-} " in *" $1 "*) printf '%-40s skipped (MNW_TEST_SKIP)\n' "$1"; return 0 ;; esac; return 1; }
 for t in "$units"/test_*; do
     [ -x "$t" ] || continue

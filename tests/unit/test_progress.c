@@ -238,7 +238,7 @@ static int same_progress(const mnw_progress *a, const mnw_progress *b)
         a->pairs_done != b->pairs_done || a->pairs_at_start != b->pairs_at_start || a->resumes != b->resumes ||
         fabs(a->pairs_per_s - b->pairs_per_s) > 5e-4 || (a->eta_s < 0) != (b->eta_s < 0) ||
         (a->eta_s >= 0 && fabs(a->eta_s - b->eta_s) > 5e-4) || strcmp(a->slurm_job, b->slurm_job) ||
-        a->nnodes != b->nnodes)
+        a->slurm_restarts != b->slurm_restarts || strcmp(a->slurm_jobs, b->slurm_jobs) || a->nnodes != b->nnodes)
         return 0;
     for (int k = 0; k < a->nnodes; k++) {
         const mnw_progress_node *x = &a->nodes[k], *y = &b->nodes[k];
@@ -272,6 +272,8 @@ static void progress_file(void)
                            "a \"quoted\" C:\\path\\ and a\nnewline, a tab\t, \x01, caf\xc3\xa9 and \xf0\x9f\x98\x80");
     snprintf(p.input, sizeof p.input, "/data/with \"quotes\"/and\\backslash/\xe6\xb5\x8b.fa");
     snprintf(p.slurm_job, sizeof p.slurm_job, "123456_7");
+    snprintf(p.slurm_jobs, sizeof p.slurm_jobs, "123400_7,123456_7");
+    p.slurm_restarts = 3;
     snprintf(p.nodes[1].host, sizeof p.nodes[1].host, "n\"ode\\2");
     T_OK(mnw_progress_write(dir, &p, &e) == 0, "write progress.json with 3 nodes, 5 devices, awkward strings");
     T_OK(access(tmp, F_OK) != 0, "no temporary file is left");
@@ -288,6 +290,29 @@ static void progress_file(void)
     mnw_json *v = mnw_json_parse("f", big, n, &e);
     T_OK(v != NULL, "the file is valid JSON to the generic reader");
     mnw_json_free(v);
+
+    /* a file from before slurm_restarts and slurm_jobs still reads (0, "") */
+    {
+        static char old[1 << 16];
+        char *o = old;
+        const char *q = big;
+        int gone = 0;
+        while (*q) { /* copy big without the two keys' lines */
+            const char *nl = strchr(q, '\n');
+            size_t len = nl ? (size_t)(nl - q) + 1 : strlen(q);
+            if (strstr(q, "\"slurm_restarts\"") == q + 2 || strstr(q, "\"slurm_jobs\"") == q + 2) gone++;
+            else memcpy(o, q, len), o += len;
+            q += len;
+        }
+        *o = '\0';
+        int rc = mnw_progress_parse("old", old, (size_t)(o - old), &r, &e);
+        T_OK(gone == 2 && rc == 0 && r.slurm_restarts == 0 && !r.slurm_jobs[0] && !strcmp(r.slurm_job, "123456_7"),
+             "a file without slurm_restarts and slurm_jobs reads as 0 and \"\" (%s)", rc ? e.msg : "read");
+        if (!rc) mnw_progress_free(&r);
+        p.slurm_restarts = -1;
+        T_OK(mnw_progress_write(dir, &p, &e) != 0, "a negative slurm_restarts is not written: %s", e.msg);
+        p.slurm_restarts = 3;
+    }
 
     /* every cut: before the closing brace refused, after it (only the final newline lost) the same */
     const char *close = strrchr(big, '}');
@@ -362,11 +387,13 @@ static void progress_file(void)
         {"\"state\": \"stopping\"", "\"state\": \"\"", "f:3: \"state\" is empty"},
         {"\"state\": \"stopping\"", "\"state\": null", "f:3: \"state\" must be a string, found null"},
         {"\"eta_s\": ", "\"eta_s\": -", "f:19: \"eta_s\" must be a number >= 0 or null"},
-        {"\"workers\": 14", "\"workers\": 2147483648", "f:25: \"nodes[0].workers\" must be an integer from 0 to"},
+        {"\"workers\": 14", "\"workers\": 2147483648", "f:27: \"nodes[0].workers\" must be an integer from 0 to"},
         {"\"name\": \"GPU 1\"", "\"name\": \"\"", "\"nodes[0].devices[2].name\" is empty"},
         {"\"name\": \"GPU 1\"", "\"nam\": \"GPU 1\"", "missing key \"nodes[0].devices[2].name\""},
-        {"\"devices\": [", "\"devices\": {", "f:30:9: expected a key (a string), found '{'"},
-        {"\"nodes\": [", "\"nodes\": 3, \"x\": [", "f:21: \"nodes\" must be an array, found a number 3"},
+        {"\"devices\": [", "\"devices\": {", "f:32:9: expected a key (a string), found '{'"},
+        {"\"nodes\": [", "\"nodes\": 3, \"x\": [", "f:23: \"nodes\" must be an array, found a number 3"},
+        {"\"slurm_restarts\": 3", "\"slurm_restarts\": -3", "f:21: \"slurm_restarts\" must be an integer from 0"},
+        {"\"slurm_jobs\": \"", "\"slurm_jobs\": 5, \"x\": \"", "f:22: \"slurm_jobs\" must be a string"},
     };
     int ne = (int)(sizeof edits / sizeof edits[0]);
     for (int k = 0; k < ne; k++) {

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# t_slurm.sh - mnw under a real Slurm: munge, slurmctld and three slurmd
+# (cpu1, cpu2: CPU-only; gpu1: a GPU gres) on this host (cluster.sh), jobs
+# submitted with slurm/mnw-submit as a user would:
+#   - one node; two nodes with srun; two nodes with mpirun; a heterogeneous
+#     job (CPU partition + GPU partition) as one MPI job; a job array;
+#   - a job cut by its time limit (--signal=B:USR1): it stops with its
+#     bookmark, requeues itself and resumes;
+#   - scancel in the middle, then mnw-submit --resume;
+# every result byte-identical to an uninterrupted run outside Slurm, and
+# `mnw status` showing the job, its state and its requeues. The jobs run at
+# the same time (about 3 minutes in all on 2 cores; the time limit, a whole
+# minute, sets the pace). `make test-slurm`; docs/slurm.md, docs/TESTING.md.
+. "$(dirname "$0")/../lib.sh"
+cd "$TMP"
+SUB=$ROOT/slurm/mnw-submit
+CL=$TMP/cluster
+down() { bash "$ROOT/tests/slurm/cluster.sh" down "$CL" >cluster-down.log 2>&1; }
+trap 'down; rm -rf "$TMP"' EXIT
+t0=$SECONDS
+if ! bash "$ROOT/tests/slurm/cluster.sh" up "$CL" >cluster-up.log 2>&1; then
+    echo "not ok - the Slurm cluster comes up"
+    sed 's/^/#   /' cluster-up.log | tail -30
+    exit 1
+fi
+echo "ok - the Slurm cluster comes up: munged, slurmctld, slurmd cpu1 cpu2 gpu1 ($((SECONDS - t0)) s)"
+. "$CL/env"
+# the jobs' own mpirun (multi-node, mpirun launcher) runs as root too
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+cp "$TDATA/16s-200.fa" s200.fa
+zcat "$TDATA/gold-sample.fa.gz" >gold.fa
+zcat "$ROOT/data/16s-500.fa.gz" >s500.fa
+zcat "$TDATA/16s-1000.fa.gz" >s1000.fa
+
+# submit NAME ARGS... : mnw-submit; the job id in $NAME (its last line)
+submit() {
+    local n=$1
+    shift
+    "$SUB" --mnw "$MNW" -J "$n" "$@" >"sub-$n.log" 2>&1
+    local rc=$? id
+    id=$(tail -1 "sub-$n.log")
+    if [ $rc -ne 0 ] || ! [[ $id =~ ^[0-9]+$ ]]; then
+        echo "not ok - submit $n: mnw-submit exit $rc"
+        sed 's/^/#   /' "sub-$n.log"
+        T_FAILED=1
+        id=0
+    fi
+    printf -v "$n" '%s' "$id"
+}
+# field JOB KEY : KEY= of the job (its first component)
+field() { scontrol show job -o "$1" 2>/dev/null | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# wait_end JOB [S] : until the job is finished (at most S s); its state in $state
+wait_end() {
+    local k
+    for ((k = 0; k < ${2:-300}; k++)); do
+        state=$(field "$1" JobState)
+        case $state in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL | DEADLINE) return 0 ;; esac
+        sleep 1
+    done
+    state="still $state after ${2:-300} s"
+    return 1
+}
+# show_log FILE : the last lines of a job's output, for a failure
+show_log() { tail -15 "$1" 2>/dev/null | sed 's/^/#   /'; }
+opts=(--cigar --phylip --worklist-size 500 --gpus none)
+
+# --- every job goes in at once; the references are made while they run ---
+submit one -c 1 -i s200.fa -o one -- "${opts[@]}" -t 1
+submit multi_srun -N 2 -p cpu -c 1 -i s200.fa -o msrun -- "${opts[@]}" -t 1
+submit multi_mpirun -N 2 -p cpu -c 1 --launcher mpirun -i s200.fa -o mmpi -- "${opts[@]}" -t 1
+submit het --cpu-partition cpu --gpu-partition gpu --cpu-cpus 1 --gpu-cpus 1 -G 1 -i s200.fa -o het -- "${opts[@]}" -t 1
+submit arr --array -o arr -c 1 s200.fa gold.fa -- "${opts[@]}" -t 1
+# cut by its time limit: one minute; SIGUSR1 when at most 55 s are left
+# (slurmctld looks every 30 s or so, so it comes 5-35 s into each start)
+submit tlim -c 1 -t 1 --signal-lead 55 -i s1000.fa -o tlim -- "${opts[@]}" -t 1 --bookmark-every 1
+submit canc -c 1 -i s500.fa -o canc -- "${opts[@]}" -t 1 --bookmark-every 1
+
+"$MNW" -q -i s200.fa -o ref200 "${opts[@]}" -t 1
+"$MNW" -q -i gold.fa -o refgold "${opts[@]}" -t 1
+
+# --- scancel in the middle, then mnw-submit --resume ---
+for ((k = 0; k < 120; k++)); do
+    w=$(sed -n 's/^watermark //p' canc/mnw.bookmark 2>/dev/null)
+    [ -n "$w" ] && [ "$w" -gt 0 ] && break
+    sleep 0.5
+done
+check "scancel job: running, a bookmark past pair 0 (at $w)" '[ -n "$w" ] && [ "$w" -gt 0 ] && [ "$w" -lt 124750 ]'
+scancel "$canc"
+wait_end "$canc" 60
+check "scancel: the job ends CANCELLED ($state)" '[ "$state" = CANCELLED ]'
+check "scancel: mnw stopped with its bookmark (mnw-job: mnw exited with status 3)" \
+    'grep -q "mnw exited with status 3" canc.slurm-$canc.out' || show_log canc.slurm-$canc.out
+check "scancel: the job did not requeue itself (a SIGTERM stop)" '! grep -q "requeueing" canc.slurm-$canc.out'
+check "scancel: progress.json says stopped" 'grep -q "\"state\": \"stopped\"" canc/progress.json'
+"$MNW" status canc >canc-status.txt 2>&1
+check "mnw status of the cancelled run: job $canc CANCELLED, resume it" \
+    'grep -q "Slurm job  $canc: CANCELLED" canc-status.txt && grep -q "mnw --resume canc" canc-status.txt' ||
+    sed 's/^/#   /' canc-status.txt
+submit canc2 --resume canc -c 1 -- -t 1
+"$MNW" -q -i s500.fa -o ref500 "${opts[@]}" -t 1
+
+# --- the time limit: SIGUSR1, stop, requeue, resume ---
+for ((k = 0; k < 150; k++)); do
+    r=$(field "$tlim" Restarts)
+    [ -n "$r" ] && [ "$r" -ge 1 ] && break
+    sleep 1
+done
+check "time limit: the job requeued itself (Restarts=$r, $k s after the references)" '[ -n "$r" ] && [ "$r" -ge 1 ]' ||
+    show_log tlim.slurm-$tlim.out
+check "time limit: SIGUSR1 came before the limit, mnw stopped with status 3, the job requeued" \
+    'grep -q "got SIGUSR1" tlim.slurm-$tlim.out && grep -q "mnw exited with status 3" tlim.slurm-$tlim.out &&
+     grep -q "requeueing job $tlim" tlim.slurm-$tlim.out'
+"$MNW" status tlim >tlim-status.txt 2>&1
+check "mnw status while requeued: the job, its state and 'requeued 1 time'" \
+    'grep -qE "Slurm job  $tlim: [A-Z_]+.*requeued [1-9] time" tlim-status.txt' || sed 's/^/#   /' tlim-status.txt
+# the rest at once: a longer limit (what a user would ask with --time)
+scontrol update JobId="$tlim" TimeLimit=10 >/dev/null 2>&1
+
+# --- results ---
+same() { # same DESC OUTDIR REF JOB LOG
+    check "$1: completed, byte-identical to the run outside Slurm" '[ "$state" = COMPLETED ] && same_bytes $2 $3' ||
+        { echo "#   state $state"; show_log "$5"; }
+}
+wait_end "$one"
+same "one node" one ref200 "$one" one.slurm-$one.out
+check "one node: progress.json names the job" 'grep -q "\"slurm_job\": \"$one\"" one/progress.json'
+"$MNW" status one >one-status.txt 2>&1
+check "mnw status: 'Slurm job  $one: COMPLETED ... requeued 0 times'" 'grep -q "Slurm job  $one: COMPLETED.*requeued 0 times" one-status.txt' ||
+    sed 's/^/#   /' one-status.txt
+wait_end "$multi_srun"
+same "two nodes with srun" msrun ref200 "$multi_srun" msrun.slurm-$multi_srun.out
+check "two nodes with srun: 2 ranks, on cpu1 and cpu2" \
+    'grep -q "2 ranks" msrun/mnw.log && grep -q "rank 0 (cpu[12])" msrun/mnw.log && grep -q "rank 1 (cpu[12])" msrun/mnw.log'
+wait_end "$multi_mpirun"
+same "two nodes with mpirun" mmpi ref200 "$multi_mpirun" mmpi.slurm-$multi_mpirun.out
+check "two nodes with mpirun: 2 ranks, on cpu1 and cpu2" \
+    'grep -q "2 ranks" mmpi/mnw.log && grep -q "rank 0 (cpu[12])" mmpi/mnw.log && grep -q "rank 1 (cpu[12])" mmpi/mnw.log'
+wait_end "$het"
+same "heterogeneous job (CPU + GPU partition)" het ref200 "$het" het.slurm-$het.out
+check "heterogeneous job: one MPI job, rank 0 on a CPU node, rank 1 on the GPU node" \
+    'grep -q "2 ranks" het/mnw.log && grep -q "rank 0 (cpu[12])" het/mnw.log && grep -q "rank 1 (gpu1)" het/mnw.log'
+check "heterogeneous job: the GPU rank saw its gres (CUDA_VISIBLE_DEVICES=0), the CPU rank none" \
+    'grep -q "\[1/gpu1/main\] INFO GPUs: .*CUDA_VISIBLE_DEVICES=0" het.slurm-$het.out && ! grep -q "\[0/.*CUDA_VISIBLE_DEVICES" het/mnw.log'
+wait_end "$arr"
+a1=$(field "${arr}_0" JobState) a2=$(field "${arr}_1" JobState)
+check "array: both tasks COMPLETED ($a1, $a2)" '[ "$a1" = COMPLETED ] && [ "$a2" = COMPLETED ]'
+check "array: each input's run is byte-identical to its run outside Slurm" 'same_bytes arr/s200 ref200 && same_bytes arr/gold refgold'
+check "array: progress.json names the task (${arr}_1)" 'grep -q "\"slurm_job\": \"${arr}_1\"" arr/gold/progress.json'
+wait_end "$canc2"
+same "scancel, then mnw-submit --resume" canc ref500 "$canc2" canc.slurm-$canc2.out
+check "resumed by a second job: progress.json lists both jobs ($canc,$canc2)" \
+    'grep -q "\"slurm_jobs\": \"$canc,$canc2\"" canc/progress.json'
+
+"$MNW" -q -i s1000.fa -o ref1000 "${opts[@]}" -t 1
+wait_end "$tlim" 400
+same "time limit, requeue, resume" tlim ref1000 "$tlim" tlim.slurm-$tlim.out
+check "time limit: the run resumed (progress.json resumes >= 1), one job id" \
+    'grep -qE "\"resumes\": [1-9]" tlim/progress.json && grep -q "\"slurm_jobs\": \"$tlim\"" tlim/progress.json'
+echo "# all jobs done $((SECONDS - t0)) s after the cluster started"
+down
+check "the cluster goes down: no daemon, namespace or mount of it is left" '! grep -q "left" cluster-down.log' ||
+    sed 's/^/#   /' cluster-down.log
+finish
