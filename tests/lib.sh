@@ -63,23 +63,26 @@ same_outputs() {
         { [ ! -e "$1/dist.phylip" ] || cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
 }
 
-# mnw_pids OUTDIR : pids of the mnw processes writing OUTDIR (reads /proc:
-# no procps needed, minimal containers lack pgrep)
+# mnw_pids OUTDIR : pids of every process of the job writing OUTDIR (mpirun
+# included: its command line names mnw and OUTDIR), started with -o OUTDIR or
+# --resume OUTDIR. Reads /proc with builtins only: no procps (minimal
+# containers lack pgrep), and no fork per process (slow on a busy machine).
 mnw_pids() {
-    local p cmd
-    for p in /proc/[0-9]*; do
-        cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-        case "$cmd" in *mnw\ *"-o $1 "*) echo "${p#/proc/}" ;; esac
+    local f a cmd
+    for f in /proc/[0-9]*/cmdline; do
+        mapfile -d '' -t a 2>/dev/null <"$f" || continue
+        cmd="${a[*]} "
+        case "$cmd" in *mnw\ *"-o $1 "* | *mnw\ *"--resume $1 "*) f=${f#/proc/}; echo "${f%/cmdline}" ;; esac
     done
 }
 
 # rank_pid OUTDIR RANK : pid of the mnw process of that rank writing OUTDIR
+# (its environment names the rank)
 rank_pid() {
-    local p
+    local p e
     for p in $(mnw_pids "$1"); do
-        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
-            echo "$p"; return 0
-        fi
+        mapfile -d '' -t e 2>/dev/null <"/proc/$p/environ" || continue
+        case " ${e[*]} " in *" OMPI_COMM_WORLD_RANK=$2 "*) echo "$p"; return 0 ;; esac
     done
     return 1
 }

@@ -28,25 +28,6 @@ check "uninterrupted reference run" '[ -s ref/dist.phylip ] && grep -q "^waterma
 "$MNW" -q -i s500.fa -o ref500 "${opts[@]}" -t 2 --gpus none
 check "uninterrupted reference run of 16s-500" '[ -s ref500/dist.phylip ] && grep -q "^watermark 124750$" ref500/mnw.bookmark'
 
-# pids of every process of the job writing DIR (mpirun included)
-# (builtins only: a fork per process is slow on a busy machine)
-job_pids() {
-    local f a cmd
-    for f in /proc/[0-9]*/cmdline; do
-        mapfile -d '' -t a 2>/dev/null <"$f" || continue
-        cmd="${a[*]} "
-        case "$cmd" in *mnw\ *"-o $1 "* | *mnw\ *"--resume $1 "*) f=${f#/proc/}; echo "${f%/cmdline}" ;; esac
-    done
-}
-# job_rank_pid DIR RANK : the rank's process (its environment names the rank)
-job_rank_pid() {
-    local p e
-    for p in $(job_pids "$1"); do
-        mapfile -d '' -t e 2>/dev/null <"/proc/$p/environ" || continue
-        case " ${e[*]} " in *" OMPI_COMM_WORLD_RANK=$2 "*) echo "$p"; return 0 ;; esac
-    done
-    return 1
-}
 watermark() { sed -n 's/^watermark //p' "$1/mnw.bookmark" 2>/dev/null; }
 # start NP ARGS... : the job in the background (NP 1: no mpirun); pid in $job
 start() {
@@ -56,7 +37,7 @@ start() {
     job=$!
 }
 # kill9 DIR : kill -9 every process of the job at once, reap it
-kill9() { kill -9 $job $(job_pids "$1") 2>/dev/null; wait $job 2>/dev/null; sleep 0.2; }
+kill9() { kill -9 $job $(mnw_pids "$1") 2>/dev/null; wait $job 2>/dev/null; sleep 0.2; }
 # wait_for FILE [S] : until FILE exists (at most S s); 1 if it never came
 wait_for() {
     local k
@@ -142,9 +123,9 @@ stop_run() {
     sleep 1
     local pids t0
     case $target in
-    rank0) pids=$( [ "$np" -eq 1 ] && echo $job || job_rank_pid $d 0) ;;
-    rank1) pids=$(job_rank_pid $d 1) ;;
-    all) pids=$(for p in $(job_pids $d); do [ "$p" != "$job" ] && echo $p; done) ;;
+    rank0) pids=$( [ "$np" -eq 1 ] && echo $job || rank_pid $d 0) ;;
+    rank1) pids=$(rank_pid $d 1) ;;
+    all) pids=$(for p in $(mnw_pids $d); do [ "$p" != "$job" ] && echo $p; done) ;;
     mpirun) pids=$job ;;
     esac
     t0=$(date +%s%N)
@@ -188,7 +169,7 @@ d=st_drop
 start 2 -i s200.fa -o $d "${opts[@]}" -t 1 --stop-grace 0 --worklist-size 100
 wait_for $d/mnw.bookmark
 sleep 1
-kill -TERM $(job_rank_pid $d 0)
+kill -TERM $(rank_pid $d 0)
 wait $job
 rc=$?
 check "--stop-grace 0: exit 3, the lists in flight dropped" '[ $rc -eq 3 ] && grep -q "dropping the [1-9][0-9]* work list" $d/mnw.log'
