@@ -19,7 +19,8 @@
 # mnw-emu are not built: their hand-written context switch moves stacks under
 # the sanitizers' feet), and t_e2e.sh does not also compare scores with
 # parasail (MNW_SAN). Under tsan, test_nw is skipped (it starts no thread),
-# and test_tb runs one scoring mode (MNW_TEST_TB_QUICK). t_resume.sh asks
+# and t_e2e.sh (the same threads as t_mpi.sh and t_resume.sh, 8 minutes
+# under TSan), and test_tb runs one scoring mode (MNW_TEST_TB_QUICK). t_resume.sh asks
 # fewer of its killed resumes to have logged themselves under either
 # (MNW_SAN). MNW_SAN_SKIP="NAME ..." skips more.
 set -u
@@ -48,6 +49,8 @@ else
     export TSAN_OPTIONS="$common:second_deadlock_stack=1:suppressions=$ROOT/tests/san/tsan.supp:print_suppressions=0"
     export MNW_TEST_TB_QUICK=1 # test_tb: one scoring mode (tests/unit/test_tb.c)
     skip="$skip test_nw"       # starts no thread: nothing for TSan to see (asan runs it)
+    skip="$skip t_e2e.sh"      # outputs against parasail and the formats: 8 min under TSan, and its
+                               # threads (workers, trace-back, writer) run in t_mpi and t_resume too
 fi
 export MNW_TEST_SKIP="$skip ${MNW_SAN_SKIP:-}"
 echo "$san: build-$san, bin-$san/mnw; reports in $reports; skipped: $MNW_TEST_SKIP"
