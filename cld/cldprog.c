@@ -13,18 +13,25 @@
 static void job_list(char *jobs, size_t cap, const char *old, const char *job)
 {
     size_t ol = strlen(old), jl = strlen(job);
-    int last = ol >= jl && !strcmp(old + ol - jl, job) && (ol == jl || old[ol - jl - 1] == ',');
+    int last = jl && ol >= jl && memcmp(old + ol - jl, job, jl) == 0 && (ol == jl || old[ol - jl - 1] == ',');
     if (!jl || last) {
         snprintf(jobs, cap, "%s", old);
         return;
     }
-    const char *keep = old;
-    while (*keep && strlen(keep) + 1 + jl + 4 >= cap) { /* drop the oldest */
-        const char *c = strchr(keep, ',');
-        keep = c ? c + 1 : keep + strlen(keep);
-        if (!strncmp(keep, "...,", 4)) keep += 4;
+    size_t k = 0; /* old + k: the entries kept */
+    while (k < ol && ol - k + 1 + jl + 4 >= cap) { /* drop the oldest */
+        const char *c = memchr(old + k, ',', ol - k);
+        k = c ? (size_t)(c - old) + 1 : ol;
+        if (ol - k >= 4 && memcmp(old + k, "...,", 4) == 0) k += 4;
     }
-    snprintf(jobs, cap, "%s%s%s%s", keep != old && *keep ? "...," : "", keep, *keep ? "," : "", job);
+    /* "...," if any was dropped, the kept ones, ",", job: fits by the loop */
+    size_t n = 0;
+    if (k && k < ol) memcpy(jobs, "...,", 4), n = 4;
+    memcpy(jobs + n, old + k, ol - k), n += ol - k;
+    if (k < ol) jobs[n++] = ',';
+    if (n + jl >= cap) jl = cap - 1 - n; /* a job id longer than the field: cut */
+    memcpy(jobs + n, job, jl), n += jl;
+    jobs[n] = '\0';
 }
 
 void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, const char *dir, const char *input,

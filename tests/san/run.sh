@@ -20,9 +20,8 @@
 # the sanitizers' feet), and t_e2e.sh does not also compare scores with
 # parasail (MNW_SAN). Under tsan, test_nw is skipped (it starts no thread),
 # and t_e2e.sh (the same threads as t_mpi.sh and t_resume.sh, 8 minutes
-# under TSan), and test_tb runs one scoring mode (MNW_TEST_TB_QUICK). t_resume.sh asks
-# fewer of its killed resumes to have logged themselves under either
-# (MNW_SAN). MNW_SAN_SKIP="NAME ..." skips more.
+# under TSan), and test_tb runs one scoring mode (MNW_TEST_TB_QUICK).
+# MNW_SAN_SKIP="NAME ..." skips more.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
