@@ -27,9 +27,9 @@ ifeq ($(tsan),1)
 SAN := -fsanitize=thread -g
 endif
 # Sanitizer builds are CPU-only: nvcc's objects and the CUDA runtime are not
-# instrumented (compute-sanitizer covers the GPU code on a GPU machine), and
-# the GPU emulation's hand-written context switch (tests/emu) moves stacks
-# under ASan's and TSan's feet, so neither is built with a sanitizer.
+# instrumented (compute-sanitizer covers the GPU code on a GPU machine); the
+# GPU code's host side runs instrumented on the GPU emulation (tests/emu,
+# below).
 ifneq ($(SAN),)
 nocuda := 1
 endif
@@ -41,11 +41,20 @@ endif
 NVCC    := $(if $(nocuda),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null))
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 HWLOC   := $(shell command -v pkg-config >/dev/null && pkg-config --exists hwloc && echo yes)
-ifeq ($(filter info clean,$(MAKECMDGOALS))$(MPICC),)
-$(error Open MPI not found (mpicc): run "bash scripts/deps.sh build" (Debian: libopenmpi-dev openmpi-bin))
+ZLIB    := $(shell command -v pkg-config >/dev/null && pkg-config --exists zlib && echo yes)
+CCFOUND := $(shell command -v $(CC) 2>/dev/null)
+# What is missing for a build, checked only where this make itself would
+# compile: the goals below install what they need first (scripts/deps.sh,
+# then a make of their own) or build nothing, so no check may stop them
+# before their install step runs (a bare machine's first command is
+# `make demo` or `make test`).
+SELF_INSTALLING := demo test test-deps asan tsan asan-full tsan-full test-slurm fuzz fuzz-run bench-cpu info clean uninstall
+BUILD_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(SELF_INSTALLING),$(MAKECMDGOALS)),all)
+MISSING := $(if $(CCFOUND),,$(CC)) $(if $(MPICC),,Open-MPI(mpicc)) $(if $(HWLOC),,hwloc) $(if $(ZLIB),,zlib)
+ifneq ($(BUILD_GOALS),)
+ifneq ($(strip $(MISSING)),)
+$(error missing to build mnw: $(strip $(MISSING)). Run "bash scripts/deps.sh build" (apt-get, as root or with sudo: $(shell sed -n 's/^build_pkgs="\(.*\)"/\1/p' scripts/deps.sh)); or run "make demo", which installs them and builds)
 endif
-ifeq ($(filter info clean,$(MAKECMDGOALS))$(HWLOC),)
-$(error hwloc not found (pkg-config hwloc): run "bash scripts/deps.sh build" (Debian: libhwloc-dev))
 endif
 MPI_CFLAGS := $(if $(MPICC),$(shell $(MPICC) --showme:compile))
 MPI_LIBS   := $(if $(MPICC),$(shell $(MPICC) --showme:link))
@@ -91,7 +100,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
-.PHONY: all info test test-gpu test-slurm test-deps test-build asan tsan fuzz fuzz-run demo bench-cpu bench-gpu clean
+.PHONY: all info test test-gpu test-slurm test-deps test-build asan tsan asan-full tsan-full fuzz fuzz-run demo bench-cpu bench-gpu bench-build install uninstall clean
 all: $(BIN)/mnw
 
 info:
@@ -134,7 +143,10 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
 
-TEST_TOOLS := $(B)/tools/check_output $(if $(SAN),,$(B)/tools/mnw-emu)
+TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
+# every bench program this machine can build (rules below); test-build
+# builds them, so a bench that stops compiling fails the tests
+BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/clockprobe $(if $(NVCC),$(B)/bench/bench_gpu)
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -145,15 +157,23 @@ $(B)/tests-gpu/%: tests/gpu/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 # The GPU code on the host (tests/emu/README.md): gpu_dev.cu and the kernels
 # of gpu_kernels.cuh compiled by g++ against an emulated CUDA runtime, warps
 # run lane by lane; tests/gpu/test_gpu.c on it is part of `make test`, so CI
-# (no GPU) checks the kernels' results against the CPU's.
+# (no GPU) checks the kernels' results against the CPU's. In the sanitizer
+# builds the host side (gpu_dev.cu, the emulated runtime, the GPU dispatcher
+# thread, batches, finishing) is instrumented like everything else; the
+# emulated kernels (emu_kernels.cpp) are not: their lanes are coroutines on
+# stacks of their own, switched by hand, which neither sanitizer can follow
+# (compute-sanitizer checks the kernels on a real GPU).
 CXX ?= g++
 EMU_FLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -Wno-unknown-pragmas -fno-exceptions -fno-rtti -D_GNU_SOURCE -MMD -MP \
              -Itests/emu -Isrc -Iworkers/tb -Iworkers/gpu
 EMU_OBJ := $(B)/emu/gpu_dev.o $(B)/emu/emu_kernels.o $(B)/emu/emu_runtime.o $(B)/workers/gpu/gpu_opts.o
 $(B)/emu/gpu_dev.o: workers/gpu/gpu_dev.cu
 	@mkdir -p $(dir $@)
-	$(CXX) -x c++ $(EMU_FLAGS) -c $< -o $@
-$(B)/emu/%.o: tests/emu/%.cpp
+	$(CXX) -x c++ $(EMU_FLAGS) $(SAN) -c $< -o $@
+$(B)/emu/emu_runtime.o: tests/emu/emu_runtime.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(EMU_FLAGS) $(SAN) -c $< -o $@
+$(B)/emu/emu_kernels.o: tests/emu/emu_kernels.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(EMU_FLAGS) -c $< -o $@
 $(B)/emu/test_gpu.o: tests/gpu/test_gpu.c
@@ -162,9 +182,7 @@ $(B)/emu/test_gpu.o: tests/gpu/test_gpu.c
 $(B)/tests/test_gpu_emu: $(B)/emu/test_gpu.o $(TEST_LIB_OBJ) $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
-ifeq ($(SAN),)
 TEST_BIN += $(B)/tests/test_gpu_emu
-endif
 # mnw itself on the emulated GPU (tests/sh/t_gpu_emu.sh): the GPU dispatcher
 # thread, batches, finish tasks and output bytes, without a GPU
 $(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
@@ -176,19 +194,25 @@ $(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
 test-deps:
 	@bash scripts/deps.sh test
 
-test-build: $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS)
+test-build: $(BIN)/mnw $(TEST_BIN) $(TEST_TOOLS) $(BENCH_BIN)
 
+# builds run on every CPU (JOBS=N to choose)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: test-deps
-	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@bash tests/run.sh
 
 # The tests on sanitizer builds (tests/san/run.sh: sanitizer options and
-# suppressions, the tests each one skips, any report fails the test that
-# produced it). The builds live beside the normal one (build-asan, bin-asan,
-# build-tsan, bin-tsan).
+# suppressions, any report fails the test that produced it). The builds live
+# beside the normal one (build-asan, bin-asan, build-tsan, bin-tsan).
+# asan/tsan run every test with fewer repetitions of the same path (CI);
+# asan-full/tsan-full run every repetition (docs/TESTING.md).
 asan tsan: test-deps
-	@$(MAKE) --no-print-directory B=build-$@ BIN=bin-$@ $@=1 test-build
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build-$@ BIN=bin-$@ $@=1 test-build
 	@bash tests/san/run.sh $@
+asan-full tsan-full: test-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build-$(@:-full=) BIN=bin-$(@:-full=) $(@:-full=)=1 test-build
+	@bash tests/san/run.sh $(@:-full=) full
 
 # libFuzzer targets (tests/fuzz/README.md), clang only, in build-fuzz/
 FUZZ_CC ?= $(or $(shell command -v clang-14 2>/dev/null),clang)
@@ -212,6 +236,18 @@ fuzz:
 fuzz-run: fuzz
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# Benchmarks (bench/README.md), built with the same flags and include folders
+# as everything else (bench/Makefile once kept a copy of them that fell
+# behind). bench-build builds every one that this machine can build; the
+# test t_bench_build.sh runs it, so a bench that stops compiling fails CI.
+$(B)/bench/bench_cpu: bench/bench_cpu.c $(TEST_LIB_OBJ) $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
+
+$(B)/bench/clockprobe: bench/clockprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -D_GNU_SOURCE -mavx512bw -o $@ $<
+
 $(B)/bench/rodinia_nw.o: bench/rodinia_nw.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
@@ -219,6 +255,16 @@ $(B)/bench/rodinia_nw.o: bench/rodinia_nw.cu
 $(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/bench/rodinia_nw.o $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/bench/rodinia_nw.o $(B)/libmnw.a $(LDLIBS)
+
+bench-build: $(BENCH_BIN)
+
+# CPU benchmark: mnw against parasail and vsearch on real 16S pairs
+# (BENCH_CPU_DATA; BENCH_ARGS: --budget SEC, --rounds N, ...); needs the test
+# tools, which it installs when missing
+BENCH_CPU_DATA ?= tests/data/16s-200.fa
+bench-cpu: test-deps
+	@$(MAKE) --no-print-directory $(B)/bench/bench_cpu
+	$(B)/bench/bench_cpu $(BENCH_CPU_DATA) $(BENCH_ARGS)
 
 # GPU benchmark on a GPU machine: kernels on real 16S pairs (BENCH_GPU_DATA)
 BENCH_GPU_DATA ?= tests/data/16s-200.fa
@@ -240,8 +286,28 @@ test-slurm: test-deps
 demo:
 	@bash scripts/demo.sh
 
-bench-cpu: $(BIN)/mnw
-	@$(MAKE) -C bench cpu
+# make install PREFIX=/opt/mnw DESTDIR=/tmp/stage (docs/INSTALL in README):
+# mnw, the Slurm scripts beside it (mnw-submit finds mnw-job and mnw beside
+# itself, its templates in PREFIX/share/mnw/templates), mnw(1), the docs.
+# Builds bin/mnw first when it is not there; installs no packages.
+PREFIX  ?= /usr/local
+bindir  := $(PREFIX)/bin
+datadir := $(PREFIX)/share/mnw
+mandir  := $(PREFIX)/share/man/man1
+docdir  := $(PREFIX)/share/doc/mnw
+INSTALL_DOCS := README.md LICENSE $(wildcard docs/*.md) config/example.conf
+INSTALL_TPL  := $(wildcard slurm/templates/*.sbatch)
+install: $(BIN)/mnw
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/templates $(DESTDIR)$(mandir) $(DESTDIR)$(docdir)
+	install -m 755 $(BIN)/mnw slurm/mnw-submit slurm/mnw-job $(DESTDIR)$(bindir)/
+	install -m 644 $(INSTALL_TPL) $(DESTDIR)$(datadir)/templates/
+	install -m 644 docs/mnw.1 $(DESTDIR)$(mandir)/mnw.1
+	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(docdir)/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,mnw mnw-submit mnw-job) $(DESTDIR)$(mandir)/mnw.1
+	rm -f $(addprefix $(DESTDIR)$(datadir)/templates/,$(notdir $(INSTALL_TPL))) $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(INSTALL_DOCS)))
+	-rmdir $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) 2>/dev/null
 
 clean:
 	rm -rf $(B) $(BIN)

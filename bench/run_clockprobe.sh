@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-14} iters=${2:-400000000}
 mkdir -p build/bench
-gcc -O2 -mavx512bw -o build/bench/clockprobe bench/clockprobe.c
+make -s build/bench/clockprobe
 echo "# clockprobe: $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs; $iters iterations"
 for rep in 1 2; do
     echo "alone (cpu 0): $(taskset -c 0 build/bench/clockprobe "$iters")"

@@ -8,13 +8,14 @@
 # crash reports readable), or Slurm for tests/slurm (slurm: munge,
 # slurmctld, slurmd and the clients; iproute2 and util-linux for the
 # per-node namespaces of tests/slurm/cluster.sh). Installs only what is missing; needs root (or
-# sudo) when something is. Debian 12 / Ubuntu 22.04+.
+# sudo) when something is: without either it names the packages and exits 1;
+# a failed apt-get is reported as such (exit 1), with apt-get's last lines.
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
-test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython"
+test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db"
+say() { echo "scripts/deps.sh: $*" >&2; }
 SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 case "$what" in
     build) pkgs=$build_pkgs ;;
     test) pkgs=$test_pkgs ;;
@@ -22,6 +23,7 @@ case "$what" in
     fuzz) pkgs="clang-14 libclang-rt-14-dev llvm-14 zlib1g-dev" ;; # libclang-rt-14-dev: libFuzzer, ASan, UBSan for clang
     cuda)
         pkgs="nvidia-cuda-toolkit"
+        [ "$(id -u)" -eq 0 ] || SUDO="sudo"
         command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] && exit 0
         if grep -qi '^ID=debian' /etc/os-release; then # the toolkit is in non-free, its driver parts in contrib
             for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
@@ -38,7 +40,31 @@ for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}"
+if ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+    say "no apt-get/dpkg here (not Debian or Ubuntu): install the equivalents of these Debian packages with the system's package manager, then run make again: ${missing[*]}"
+    exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null; then
+        say "missing Debian packages: ${missing[*]}"
+        say "not root and no sudo here: as root run  apt-get install ${missing[*]}  then run make again"
+        exit 1
+    fi
+    SUDO="sudo"
+fi
+echo "installing: ${missing[*]}${SUDO:+ (through sudo)}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt_log=$(mktemp)
+trap 'rm -f "$apt_log"' EXIT
+apt() { # apt WHAT ARGS...: apt-get ARGS, its output kept for a failure report
+    local what=$1 rc=0
+    shift
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$apt_log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] && return 0
+    tail -n 15 "$apt_log" | sed 's/^/    /' >&2
+    say "apt-get $what failed (exit status $rc)${SUDO:+ (through sudo)}: not installed: ${missing[*]}"
+    [ -n "$SUDO" ] && say "if sudo refused, run as root:  apt-get install ${missing[*]}"
+    exit 1
+}
+apt update update
+apt install install -y --no-install-recommends "${missing[@]}"

@@ -1,8 +1,10 @@
 /* config.c - config files: one "key = value" per line (a flag may stand
  * alone or take yes/no), '#' starts a comment, blank lines are ignored. The
  * keys are the long options (opts.c); errors name FILE:LINE. A line
- * "[host GLOB]" starts a section of per-node settings (threads, prefetch, bind)
- * for hosts whose name matches GLOB; it runs to the next section. */
+ * "[host GLOB]" starts a section of per-node settings (threads, prefetch,
+ * bind, traceback-thread and the GPU keys gpus, traceback, gpu-kernel,
+ * gpu-batch, cpu-align) for hosts whose name matches GLOB; it runs to the
+ * next section. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

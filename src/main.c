@@ -635,7 +635,7 @@ int main(int argc, char **argv)
     } else if (o.help) {
         if (rank == 0) mnw_opts_usage(stdout);
     } else if (o.version) {
-        if (rank == 0) printf("mnw %s\n", MNW_VERSION);
+        if (rank == 0) printf("mnw %s\nLicense: MIT (the LICENSE file); no warranty.\n", MNW_VERSION);
     } else {
         if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
         mnw_sig_install();

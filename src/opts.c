@@ -40,7 +40,7 @@ static const optdef optdefs[] = {
     {"gap-extend", 0, T_VALUE, "N", "affine: penalty of each further column"},
     {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
-    {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default yes)"},
+    {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz: drop pairs with distance > D (default none)"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
@@ -49,7 +49,7 @@ static const optdef optdefs[] = {
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
-    {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch, bind) on hosts matching GLOB"},
+    {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch, bind, traceback-thread, gpus, traceback, gpu-kernel, gpu-batch, cpu-align) on hosts matching GLOB"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
     {"resume", 0, T_VALUE, "DIR", "continue the run in DIR from its bookmark (input and settings from DIR; docs/RESUME.md)"},
     {"bookmark-every", 0, T_VALUE, "S", "seconds of progress between bookmarks at most (default 2)"},
@@ -394,5 +394,5 @@ void mnw_opts_usage(FILE *f)
     }
     fprintf(f, "\nOutputs in OUTDIR: pairs.tsv.gz, dist.column.gz, [dist.phylip], mnw.log.\n"
                "Config files take the same keys as the long options: key = value.\n"
-               "Docs: README.md, docs/.\n");
+               "Docs: man mnw; README.md and docs/ (installed in PREFIX/share/doc/mnw).\n");
 }

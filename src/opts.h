@@ -1,8 +1,9 @@
 /* opts.h - the job settings, from the command line and a config file.
  *
  * One setter (mnw_opts_set) takes a long-option name and its value for both
- * sources, so every key means the same thing in both (docs/CLI.md). The
- * command line wins over the config file.
+ * sources, so every key means the same thing in both (mnw(1), docs/mnw.1).
+ * The command line wins over the config file's top-level keys; per-node
+ * settings from [host GLOB] sections and --host win over both.
  * Ownership: strings are owned by the mnw_opts (mnw_opts_free).
  * Thread-safety: filled once in main, read-only afterwards.
  */

@@ -14,27 +14,38 @@
 # Suppressions (tests/san/*.supp, each entry explained there) name only Open
 # MPI, PMIx, hwloc and libc internals, never mnw code.
 #
-# What each one skips or scales down (docs/TESTING.md, "Sanitizers and
-# fuzzing"): both skip the GPU emulation (t_gpu_emu.sh; test_gpu_emu and
-# mnw-emu are not built: their hand-written context switch moves stacks under
-# the sanitizers' feet), and t_e2e.sh does not also compare scores with
-# parasail (MNW_SAN). Under tsan, test_nw is skipped (it starts no thread),
-# and t_e2e.sh (the same threads as t_mpi.sh and t_resume.sh, 8 minutes
-# under TSan), and test_tb runs one scoring mode (MNW_TEST_TB_QUICK).
-# MNW_SAN_SKIP="NAME ..." skips more.
+# Two depths (docs/TESTING.md, "Sanitizers and fuzzing"):
+#  - quick (the default; `make asan`, `make tsan`, CI): every unit test and
+#    every shell test runs, so every code path (MPI ranks, resume, stop
+#    signals, the GPU emulation, the formats, the errors) runs instrumented,
+#    but the tests repeat the same path fewer times (MNW_TEST_QUICK: 3 of
+#    t_mpi's 12 rank x list-size runs, 4 of t_resume's 10 kills, fewer
+#    t_e2e variants on fewer genes, one test_tb scoring mode,
+#    MNW_GPU_TEST_SMALL's pairs in test_gpu_emu);
+#  - full (`make asan-full`, `make tsan-full`): every repetition, as in
+#    `make test`.
+# Both: t_e2e.sh does not also compare scores with parasail (MNW_SAN:
+# parasail is not instrumented; `make test` compares them). The emulated GPU
+# kernels are not instrumented (Makefile: their lanes are coroutines on
+# stacks switched by hand); the host side of the GPU code is.
+# MNW_SAN_SKIP="NAME ..." skips tests.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 san=${1:-}
 shift || true
+depth=quick
+[ "${1:-}" = full ] && { depth=full; shift; }
 case $san in
     asan | tsan) ;;
-    *) echo "usage: tests/san/run.sh asan|tsan [FILTER]" >&2; exit 2 ;;
+    *) echo "usage: tests/san/run.sh asan|tsan [full] [FILTER]" >&2; exit 2 ;;
 esac
 [ -x "bin-$san/mnw" ] || { echo "bin-$san/mnw is not built (make $san)"; echo "0 passed, 1 failed"; exit 1; }
 reports=$(mktemp -d "${TMPDIR:-/tmp}/mnw-$san.XXXXXX")
 export MNW_SAN=$san MNW_BUILD="build-$san" MNW_BIN="bin-$san/mnw" MNW_TEST_REPORTS="$reports"
-skip="t_gpu_emu.sh"
+if [ "$depth" = quick ]; then
+    export MNW_TEST_QUICK=1 MNW_TEST_TB_QUICK=1 MNW_GPU_TEST_SMALL=1
+fi
 common="halt_on_error=1:exitcode=66:log_path=$reports/$san"
 if [ "$san" = asan ]; then
     # fast_unwind_on_malloc=0: exact allocation stacks through Open MPI's
@@ -46,13 +57,9 @@ if [ "$san" = asan ]; then
     export LSAN_OPTIONS="suppressions=$ROOT/tests/san/lsan.supp:print_suppressions=0"
 else
     export TSAN_OPTIONS="$common:second_deadlock_stack=1:suppressions=$ROOT/tests/san/tsan.supp:print_suppressions=0"
-    export MNW_TEST_TB_QUICK=1 # test_tb: one scoring mode (tests/unit/test_tb.c)
-    skip="$skip test_nw"       # starts no thread: nothing for TSan to see (asan runs it)
-    skip="$skip t_e2e.sh"      # outputs against parasail and the formats: 8 min under TSan, and its
-                               # threads (workers, trace-back, writer) run in t_mpi and t_resume too
 fi
-export MNW_TEST_SKIP="$skip ${MNW_SAN_SKIP:-}"
-echo "$san: build-$san, bin-$san/mnw; reports in $reports; skipped: $MNW_TEST_SKIP"
+export MNW_TEST_SKIP="${MNW_SAN_SKIP:-}"
+echo "$san ($depth): build-$san, bin-$san/mnw; reports in $reports${MNW_TEST_SKIP:+; skipped: $MNW_TEST_SKIP}"
 bash tests/run.sh "$@"
 rc=$?
 # reports stay for a failed run (tests/run.sh printed their first lines)

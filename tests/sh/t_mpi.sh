@@ -11,31 +11,40 @@ cp "$TDATA/16s-200.fa" s200.fa
 awk '/^>/{n++} n>120{exit} {print}' s200.fa > s120.fa
 opts=(--cigar --phylip -q)
 
+awk '/^>/{n++} n>40{exit} {print}' s200.fa > s40.fa
 "$MNW" -i s120.fa -o base "${opts[@]}" -t 2
-check "single-process baseline written" '[ -s base/pairs.tsv.gz ] && [ -s base/dist.phylip ]'
+"$MNW" -i s40.fa -o base40 "${opts[@]}" -t 2
+check "single-process baselines written" '[ -s base/pairs.tsv.gz ] && [ -s base/dist.phylip ] && [ -s base40/dist.phylip ]'
 
-# 1-4 ranks x work-list sizes
-for np in 1 2 3 4; do
-    for wl in 1 7 5000; do
-        out="np${np}_wl$wl"
-        "${MPIRUN[@]}" -np "$np" "$MNW" -i s120.fa -o "$out" "${opts[@]}" -t 1 --worklist-size "$wl" >"$out.log" 2>&1
+# 1-4 ranks x work-list sizes (MNW_TEST_QUICK, the sanitizer runs: three
+# of the twelve, each rank count's path and each list size once); lists of
+# one pair on 40 genes (780 lists: one message and one gzip member each),
+# the others on 120 (7,140 pairs)
+combos="1:1 1:7 1:5000 2:1 2:7 2:5000 3:1 3:7 3:5000 4:1 4:7 4:5000"
+[ -n "${MNW_TEST_QUICK:-}" ] && combos="1:5000 2:1 4:7"
+for c in $combos; do
+    np=${c%:*} wl=${c#*:}
+    {
+        out="np${np}_wl$wl" set=s120 ref=base
+        [ "$wl" = 1 ] && set=s40 ref=base40
+        "${MPIRUN[@]}" -np "$np" "$MNW" -i $set.fa -o "$out" "${opts[@]}" -t 1 --worklist-size "$wl" >"$out.log" 2>&1
         rc=$?
-        check "np=$np worklist-size=$wl: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' "$out.log" | tail -5
-        check "np=$np worklist-size=$wl: outputs identical to the single-process run" 'same_outputs base "$out"'
-    done
+        check "np=$np worklist-size=$wl ($set): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' "$out.log" | tail -5
+        check "np=$np worklist-size=$wl ($set): outputs identical to the single-process run" 'same_outputs $ref "$out"'
+    }
 done
 check "gzip outputs are valid gzip files (np=4, work lists of 7)" 'gzip -t np4_wl7/pairs.tsv.gz np4_wl7/dist.column.gz'
 check "rank 0 logs each rank's share and the CLD's own cost" 'grep -q "cld: .* taking in results" np4_wl7/mnw.log'
 check "np=4: every rank did work (mnw.log)" '[ "$(grep -cE "rank [0-3] \(.*\): [1-9][0-9]* work lists" np4_wl7/mnw.log)" -eq 4 ]'
 
 # unequal worker counts per rank: one mpirun, three command lines (MPMD)
-"${MPIRUN[@]}" -np 1 "$MNW" -i s200.fa -o mpmd -q --cigar -t 2 --worklist-size 333 : \
-    -np 1 "$MNW" -i s200.fa -o mpmd -q --cigar -t 1 --worklist-size 333 : \
-    -np 1 "$MNW" -i s200.fa -o mpmd -q --cigar -t 3 --worklist-size 333 >mpmd.log 2>&1
+"${MPIRUN[@]}" -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 2 --worklist-size 333 : \
+    -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 1 --worklist-size 333 : \
+    -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 3 --worklist-size 333 >mpmd.log 2>&1
 rc=$?
 check "MPMD ranks with 2, 1 and 3 workers: exit 0" '[ $rc -eq 0 ]'
 check "MPMD: the log shows each rank's worker count" 'grep -q "rank 0 (.*): 2 CPU workers" mpmd/mnw.log && grep -q "rank 1 (.*): 1 CPU workers" mpmd/mnw.log && grep -q "rank 2 (.*): 3 CPU workers" mpmd/mnw.log'
-"$MNW" -i s200.fa -o mpmd_base -q --cigar -t 2
+"$MNW" -i s120.fa -o mpmd_base -q --cigar -t 2
 check "MPMD: outputs identical to the single-process run" 'same_outputs mpmd_base mpmd'
 
 # the trace-back thread on some ranks (matrices-only workers): same bytes

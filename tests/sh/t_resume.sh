@@ -16,6 +16,14 @@ source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
 zcat "$ROOT/data/16s-500.fa.gz" > s500.fa # the kill cycles: 124,750 pairs, room for 10 kills
+# MNW_TEST_QUICK (the sanitizer runs, several times slower): 4 kills, on
+# 16s-200 (19,900 pairs), whose reference run is made anyway
+kset=s500 kref=ref500 kpairs=124750
+[ -n "${MNW_TEST_QUICK:-}" ] && kset=s200 kref=ref kpairs=19900
+# the stop signals and refusals: each run is stopped, then resumed to the
+# end; under MNW_TEST_QUICK on 120 genes (7,140 pairs) instead of 200
+sset=s200 sref=ref spairs=19900
+[ -n "${MNW_TEST_QUICK:-}" ] && sset=s120 sref=ref120 spairs=7140
 # results-changing settings of every run here (work lists of 100 pairs: 199
 # lists, many bookmarks), node settings vary
 opts=(--cigar --phylip --worklist-size 100 --gap-open 12 --gap-extend 2 --bind no)
@@ -25,8 +33,15 @@ echo "# random kill moments from seed $seed (MNW_TEST_SEED=$seed repeats them)"
 
 "$MNW" -q -i s200.fa -o ref "${opts[@]}" -t 2 --gpus none
 check "uninterrupted reference run" '[ -s ref/dist.phylip ] && grep -q "^watermark 19900$" ref/mnw.bookmark'
-"$MNW" -q -i s500.fa -o ref500 "${opts[@]}" -t 2 --gpus none
-check "uninterrupted reference run of 16s-500" '[ -s ref500/dist.phylip ] && grep -q "^watermark 124750$" ref500/mnw.bookmark'
+if [ $kref = ref500 ]; then
+    "$MNW" -q -i s500.fa -o ref500 "${opts[@]}" -t 2 --gpus none
+    check "uninterrupted reference run of 16s-500" '[ -s ref500/dist.phylip ] && grep -q "^watermark 124750$" ref500/mnw.bookmark'
+fi
+if [ $sref = ref120 ]; then
+    awk '/^>/{n++} n>120{exit} {print}' s200.fa > s120.fa
+    "$MNW" -q -i s120.fa -o ref120 "${opts[@]}" -t 2 --gpus none
+    check "uninterrupted reference run of 120 genes" '[ -s ref120/dist.phylip ] && grep -q "^watermark 7140$" ref120/mnw.bookmark'
+fi
 
 watermark() { sed -n 's/^watermark //p' "$1/mnw.bookmark" 2>/dev/null; }
 # start NP ARGS... : the job in the background (NP 1: no mpirun); pid in $job
@@ -47,14 +62,18 @@ wait_for() {
 
 # --- 10 x kill -9 and resume ---
 D=k9
-start 1 -i s500.fa -o $D "${opts[@]}" -t 1 --bookmark-every 0.1
+start 1 -i $kset.fa -o $D "${opts[@]}" -t 1 --bookmark-every 0.1
 wait_for $D/mnw.bookmark
 kill9 $D
 check "kill -9 #1 (as soon as the first bookmark exists): a bookmark is there" '[ -n "$(watermark $D)" ]'
 last=$(watermark $D)
 cycle=2
 mono=1
-for phase in mid mid mid mid mid bookmark mid resume-start; do
+# MNW_TEST_QUICK (the sanitizer runs): each phase once, 4 kills in all
+phases="mid mid mid mid mid bookmark mid resume-start"
+[ -n "${MNW_TEST_QUICK:-}" ] && phases="mid bookmark resume-start"
+nkills=$(( $(echo $phases | wc -w) + 1 ))
+for phase in $phases; do
     np=$((1 + cycle % 3))
     case $phase in
     mid)
@@ -81,19 +100,19 @@ for phase in mid mid mid mid mid bookmark mid resume-start; do
     last=${w:-0}
     cycle=$((cycle + 1))
 done
-check "the watermark never went back over the 10 kills" '[ $mono -eq 1 ]'
-check "the kills landed before the end (watermark now $last of 124750)" '[ "$last" -lt 124750 ]'
+check "the watermark never went back over the $nkills kills" '[ $mono -eq 1 ]'
+check "the kills landed before the end (watermark now $last of $kpairs)" '[ "$last" -lt $kpairs ]'
 "${MPIRUN[@]}" -np 2 "$MNW" -q --resume $D -t 1 --gpus none >final.log 2>&1
 rc=$?
 check "the last resume (2 ranks) completes: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' final.log | tail -5
-check "after 10 kill -9 and resumes the outputs are byte-identical to the uninterrupted run" 'same_bytes ref500 $D'
-check "the bookmark of the finished run says all 124750 pairs" '[ "$(watermark $D)" = 124750 ]'
-# How many of the 9 killed resumes got far enough to log (and count) themselves
+check "after $nkills kill -9 and resumes the outputs are byte-identical to the uninterrupted run" 'same_bytes $kref $D'
+check "the bookmark of the finished run says all $kpairs pairs" '[ "$(watermark $D)" = $kpairs ]'
+# How many of the killed resumes got far enough to log (and count) themselves
 # depends on the machine's speed (4 to 9 on 2 cores, fewer under a sanitizer):
 # at least the last, uninterrupted one, and never more than were started.
 minres=1
 nlog=$(grep -c "resuming the run in" $D/mnw.log)
-check "the log tells the resumes ($nlog of the 9 started; at least $minres)" '[ "$nlog" -ge $minres ] && [ "$nlog" -le 9 ]'
+check "the log tells the resumes ($nlog of the $((nkills - 1)) started; at least $minres)" '[ "$nlog" -ge $minres ] && [ "$nlog" -le $((nkills - 1)) ]'
 
 # mnw status on a run killed with -9 (2 ranks at its last kill: the file
 # says running, its pid is gone) and on the finished run
@@ -102,14 +121,14 @@ check "mnw status after the last kill -9: the run is not updating, resume it" \
 check "mnw status of the finished run: complete, one row per rank" \
     '"$MNW" status $D >status_done.txt 2>&1 && grep -q "complete" status_done.txt && [ "$(grep -cE "^ +[01] +" status_done.txt)" -eq 2 ]'
 nres=$(sed -n 's/.*"resumes": \([0-9]*\),.*/\1/p' $D/progress.json)
-check "progress.json counts the resumes ($nres; 9 started, at least $minres)" '[ -n "$nres" ] && [ "$nres" -ge $minres ] && [ "$nres" -le 9 ]'
+check "progress.json counts the resumes ($nres; $((nkills - 1)) started, at least $minres)" '[ -n "$nres" ] && [ "$nres" -ge $minres ] && [ "$nres" -le $((nkills - 1)) ]'
 
 # --- a complete run is left alone ---
 sum() { (cd "$1" && cat mnw.bookmark mnw.log pairs.tsv.gz dist.column.gz dist.phylip | md5sum); }
 before=$(sum $D)
 out=$("$MNW" --resume $D -t 1 --gpus none 2>&1)
 rc=$?
-check "resuming a complete run: exit 0, says it is complete" '[ $rc -eq 0 ] && [[ "$out" == *"is complete (124750 pairs); nothing to do"* ]]'
+check "resuming a complete run: exit 0, says it is complete" '[ $rc -eq 0 ] && [[ "$out" == *"is complete ($kpairs pairs); nothing to do"* ]]'
 check "resuming a complete run changes no file (log included)" '[ "$(sum $D)" = "$before" ]'
 
 # --- SIGTERM ---
@@ -118,7 +137,7 @@ check "resuming a complete run changes no file (log included)" '[ "$(sum $D)" = 
 stop_run() {
     local sig=$1 target=$2 np=$3 d=st_$1_$2
     rm -rf $d
-    start $np -i s200.fa -o $d "${opts[@]}" -t 1
+    start $np -i $sset.fa -o $d "${opts[@]}" -t 1
     wait_for $d/mnw.bookmark
     sleep 1
     local pids t0
@@ -139,13 +158,13 @@ stop_run() {
 resume_same() { # resume_same DIR NP : completes DIR and compares with ref
     if [ "$2" -eq 1 ]; then "$MNW" -q --resume $1 -t 2 --gpus none >>job.log 2>&1
     else "${MPIRUN[@]}" -np "$2" "$MNW" -q --resume $1 -t 1 --gpus none >>job.log 2>&1; fi
-    same_bytes ref $1
+    same_bytes $sref $1
 }
 
 stop_run TERM rank0 1
 check "SIGTERM: exit 3 (stopped, resumable)" '[ $rc -eq 3 ]'
 check "SIGTERM: stopped within 10 s ($secs ms; --stop-grace 2)" '[ $secs -lt 10000 ]'
-check "SIGTERM: the bookmark is whole and short of the end" 'w=$(watermark $dir); [ -n "$w" ] && [ "$w" -lt 19900 ]'
+check "SIGTERM: the bookmark is whole and short of the end" 'w=$(watermark $dir); [ -n "$w" ] && [ "$w" -lt $spairs ]'
 check "SIGTERM: the log says stopped and how to continue" 'grep -q "stopped (SIGTERM)" $dir/mnw.log'
 check "SIGTERM: progress.json says stopped, and mnw status tells how to continue" \
     'grep -q "\"state\": \"stopped\"" $dir/progress.json && "$MNW" status $dir | grep -q "mnw --resume"'
@@ -166,7 +185,7 @@ check "SIGUSR1: resume ends byte-identical" 'resume_same $dir 1'
 # --stop-grace 0: the lists in flight are dropped at once (STOP to the
 # other rank, workers leave their lists mid-way)
 d=st_drop
-start 2 -i s200.fa -o $d "${opts[@]}" -t 1 --stop-grace 0 --worklist-size 100
+start 2 -i $sset.fa -o $d "${opts[@]}" -t 1 --stop-grace 0 --worklist-size 100
 wait_for $d/mnw.bookmark
 sleep 1
 kill -TERM $(rank_pid $d 0)
@@ -179,7 +198,7 @@ check "--stop-grace 0: a resume ends byte-identical" 'resume_same $d 2'
 # the first stop's last bookmark is held (MNW_TEST_BOOKMARK_PAUSE) so the
 # second signal lands while it is being written
 d=st_twice
-MNW_TEST_BOOKMARK_PAUSE=0.6 start 1 -i s200.fa -o $d "${opts[@]}" -t 1 --bookmark-every 1000
+MNW_TEST_BOOKMARK_PAUSE=0.6 start 1 -i $sset.fa -o $d "${opts[@]}" -t 1 --bookmark-every 1000
 wait_for $d/mnw.bookmark
 sleep 1.5
 w0=$(watermark $d)
@@ -195,12 +214,12 @@ check "after a second SIGTERM a resume ends byte-identical" 'resume_same $d 1'
 
 # --- a full disk: a 150 KiB file-size limit ---
 d=full
-( ulimit -f 150; exec "$MNW" -q -i s200.fa -o $d "${opts[@]}" -t 2 --gpus none ) >full.log 2>&1
+( ulimit -f 150; exec "$MNW" -q -i $sset.fa -o $d "${opts[@]}" -t 2 --gpus none ) >full.log 2>&1
 rc=$?
 check "file-size limit reached: exit 1" '[ $rc -eq 1 ]'
 check "file-size limit: the error names the file and the reason" 'grep -qE "$d/(pairs.tsv.gz|dist.column.gz|dist.phylip): write failed: File too large" full.log'
 w=$(watermark $d)
-check "file-size limit: the bookmark is whole ($w pairs)" '[ -n "$w" ] && [ "$w" -lt 19900 ]'
+check "file-size limit: the bookmark is whole ($w pairs)" '[ -n "$w" ] && [ "$w" -lt $spairs ]'
 check "file-size limit: a resume with room ends byte-identical" 'resume_same $d 1'
 
 # --- refusals: a clear error, nothing changed ---
@@ -217,7 +236,7 @@ refused() {
     check "$desc: nothing in $dir changed" '[ "$a" = "$b" ]'
 }
 mkdir part
-start 1 -i s200.fa -o part "${opts[@]}" -t 1
+start 1 -i $sset.fa -o part "${opts[@]}" -t 1
 wait_for part/mnw.bookmark
 sleep 1
 kill -TERM $job
@@ -229,7 +248,7 @@ refused "a contradicting setting (--gap-open 10)" 2 "part/mnw.bookmark: the run 
 refused "a contradicting setting (--gap 12 means gap-extend 12)" 2 "made with gap-extend 2" part --resume part --gap 12
 refused "a contradicting output setting (no --phylip in a config)" 2 "made with phylip yes" part --resume part -c <(echo "phylip = no")
 refused "--resume with --force" 2 "a resumed run keeps what is in part" part --resume part --force
-refused "a fresh run into a directory holding a run" 1 "it holds a run \(mnw.bookmark\): continue it with mnw --resume part" part -i s200.fa -o part
+refused "a fresh run into a directory holding a run" 1 "it holds a run \(mnw.bookmark\): continue it with mnw --resume part" part -i $sset.fa -o part
 mkdir empty
 refused "--resume of a directory without a bookmark" 1 "empty/mnw.bookmark: .*holds no run to resume" empty --resume empty
 sed -i 's/^watermark \([0-9]*\)/watermark 1\1/' part/mnw.bookmark
@@ -244,11 +263,11 @@ refused "an output shorter than the bookmark says" 1 "part/pairs.tsv.gz: $((byte
 cp keep/pairs.tsv.gz part/
 "$MNW" -q --resume part --worklist-size 100 --cigar -t 2 --gpus none
 rc=$?
-check "the same settings given again are accepted, and the run completes identical" '[ $rc -eq 0 ] && same_bytes ref part'
-mv s200.fa moved.fa
+check "the same settings given again are accepted, and the run completes identical" '[ $rc -eq 0 ] && same_bytes $sref part'
+mv $sset.fa moved.fa
 cp -r keep keep2
-refused "the input moved away" 1 "s200.fa: .*give its new place with -i" keep2 --resume keep2
+refused "the input moved away" 1 "$sset.fa: .*give its new place with -i" keep2 --resume keep2
 "$MNW" -q --resume keep2 -i moved.fa -t 2 --gpus none
 rc=$?
-check "the input given at its new place with -i: completes identical" '[ $rc -eq 0 ] && same_bytes ref keep2'
+check "the input given at its new place with -i: completes identical" '[ $rc -eq 0 ] && same_bytes $sref keep2'
 finish
