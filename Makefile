@@ -1,10 +1,18 @@
 # mnw - all-against-all Needleman-Wunsch. See README.md.
-# make            build bin/mnw (needs Open MPI and hwloc: scripts/deps.sh build)
-# make test       build and run every test; ends with "N passed, N failed"
+# make            build bin/mnw (needs gcc, Open MPI, hwloc, zlib: says what to
+#                 install when one is missing; bash scripts/deps.sh build)
 # make demo       install missing packages, build, align the bundled 16S sample
-# make bench-cpu  CPU benchmark against parasail and vsearch (bench/)
+# make test       install the test tools, build and run every test; ends with
+#                 "N passed, N failed" (tests/run.sh, docs/TESTING.md)
+# make install PREFIX=/usr/local DESTDIR=   mnw, mnw-submit, mnw-job, the Slurm
+#                 templates, mnw(1), the docs; make uninstall removes them
+# make bench-cpu  CPU benchmark against parasail and vsearch (bench/);
+#                 make bench-build builds every bench program
 # make asan       the tests on an AddressSanitizer+UBSan build (build-asan/, bin-asan/)
-# make tsan       the tests on a ThreadSanitizer build (build-tsan/, bin-tsan/)
+# make tsan       the tests on a ThreadSanitizer build (build-tsan/, bin-tsan/);
+#                 both run every test with fewer repetitions of the same path,
+#                 make asan-full / make tsan-full run every repetition
+# make test-slurm the tests on a real Slurm brought up on this host (root)
 # make fuzz       libFuzzer targets (tests/fuzz, clang) in build-fuzz/;
 #                 make fuzz-run FUZZ_SECONDS=60 runs each for that long
 # Switches: asan=1 (AddressSanitizer+UBSan), tsan=1 (ThreadSanitizer), debug=1;
@@ -286,7 +294,7 @@ test-slurm: test-deps
 demo:
 	@bash scripts/demo.sh
 
-# make install PREFIX=/opt/mnw DESTDIR=/tmp/stage (docs/INSTALL in README):
+# make install PREFIX=/opt/mnw DESTDIR=/tmp/stage (README, DECISIONS.md):
 # mnw, the Slurm scripts beside it (mnw-submit finds mnw-job and mnw beside
 # itself, its templates in PREFIX/share/mnw/templates), mnw(1), the docs.
 # Builds bin/mnw first when it is not there; installs no packages.

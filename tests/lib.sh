@@ -42,6 +42,18 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRUN=(mpirun --oversubscribe --bind-to none)
+# mpmd ARGS... : "${MPIRUN[@]}" ARGS for an MPMD command line (A : B ...).
+# Debian 13's Open MPI 5.0.7 / PMIx 5.0.7 mpirun dies of SIGSEGV in
+# PMIx_Setenv (the ompi pmdl component's setup_fork) on every MPMD command
+# line (open-mpi/ompi#13303); without that component they run. The first
+# call tries a two-program mpirun once and remembers whether it needs that.
+mpmd() {
+    if [ -z "${MPMD_ENV+set}" ]; then
+        MPMD_ENV=()
+        "${MPIRUN[@]}" -np 1 true : -np 1 true >/dev/null 2>&1 || MPMD_ENV=(env PMIX_MCA_pmdl=^ompi)
+    fi
+    "${MPMD_ENV[@]}" "${MPIRUN[@]}" "$@"
+}
 
 # same_bytes A B : the output files of two OUTDIRs are identical as bytes (the
 # gzip files themselves: one gzip member per work list, so compare runs of

@@ -41,7 +41,7 @@ check "forced tileddscan: the log says so and it took every pair" \
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the GPU
 rm -rf mpi
-ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the GPU" "${MPIRUN[@]}" -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --gpus none --threads 2 : \
+ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the GPU" mpmd -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --gpus none --threads 2 : \
     -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --threads 2
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-s200-lin-5000 mpi'
 

@@ -42,7 +42,7 @@ done
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the (emulated) GPU
 rm -rf mpi
-ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the emulated GPU" "${MPIRUN[@]}" -np 1 "$MNW" -q -i c300.fa -o mpi --cigar --phylip --gpus none --threads 1 --worklist-size 20 : \
+ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the emulated GPU" mpmd -np 1 "$MNW" -q -i c300.fa -o mpi --cigar --phylip --gpus none --threads 1 --worklist-size 20 : \
     -np 1 "$EMU" -q -i c300.fa -o mpi --cigar --phylip --threads 1 --worklist-size 20
 cpu_ref cpu-c300-lin-20 c300.fa 20
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-c300-lin-20 mpi'

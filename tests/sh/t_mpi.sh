@@ -38,7 +38,7 @@ check "rank 0 logs each rank's share and the CLD's own cost" 'grep -q "cld: .* t
 check "np=4: every rank did work (mnw.log)" '[ "$(grep -cE "rank [0-3] \(.*\): [1-9][0-9]* work lists" np4_wl7/mnw.log)" -eq 4 ]'
 
 # unequal worker counts per rank: one mpirun, three command lines (MPMD)
-"${MPIRUN[@]}" -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 2 --worklist-size 333 : \
+mpmd -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 2 --worklist-size 333 : \
     -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 1 --worklist-size 333 : \
     -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 3 --worklist-size 333 >mpmd.log 2>&1
 rc=$?
@@ -48,7 +48,7 @@ check "MPMD: the log shows each rank's worker count" 'grep -q "rank 0 (.*): 2 CP
 check "MPMD: outputs identical to the single-process run" 'same_outputs mpmd_base mpmd'
 
 # the trace-back thread on some ranks (matrices-only workers): same bytes
-"${MPIRUN[@]}" -np 1 "$MNW" -i s120.fa -o tbmix "${opts[@]}" -t 1 --worklist-size 7 : \
+mpmd -np 1 "$MNW" -i s120.fa -o tbmix "${opts[@]}" -t 1 --worklist-size 7 : \
     -np 2 "$MNW" -i s120.fa -o tbmix "${opts[@]}" -t 2 --worklist-size 7 --traceback-thread >tbmix.log 2>&1
 rc=$?
 check "ranks 1-2 with --traceback-thread: exit 0" '[ $rc -eq 0 ]'
@@ -79,7 +79,7 @@ check "bad input: rank 1 and rank 2 say it too" 'grep -q "rank 1 (" bad.log && g
 check "bad input: OUTDIR not created" '[ ! -e badout ]'
 
 # a bad setting on one rank only (rank 2's command line) stops all ranks
-"${MPIRUN[@]}" -np 2 "$MNW" -i s120.fa -o badopt -t 1 : -np 1 "$MNW" -i s120.fa -o badopt -t 1 --gap-open 3 --gap-extend 5 >badopt.log 2>&1
+mpmd -np 2 "$MNW" -i s120.fa -o badopt -t 1 : -np 1 "$MNW" -i s120.fa -o badopt -t 1 --gap-open 3 --gap-extend 5 >badopt.log 2>&1
 rc=$?
 check "a bad setting on rank 2: exit status 2" '[ $rc -eq 2 ]'
 check "a bad setting on rank 2: rank 2 names it" 'grep -q "rank 2 (.*): .*gap" badopt.log'
