@@ -19,7 +19,7 @@
 #    every shell test runs, so every code path (MPI ranks, resume, stop
 #    signals, the GPU emulation, the formats, the errors) runs instrumented,
 #    but the tests repeat the same path fewer times (MNW_TEST_QUICK: 3 of
-#    t_mpi's 12 rank x list-size runs, 4 of t_resume's 10 kills, fewer
+#    t_mpi's 12 rank x list-size runs, 4 of t_resume's 9 kills, fewer
 #    t_e2e variants on fewer genes, one test_tb scoring mode,
 #    MNW_GPU_TEST_SMALL's pairs in test_gpu_emu);
 #  - full (`make asan-full`, `make tsan-full`): every repetition, as in
