@@ -246,8 +246,8 @@ fuzz-run: fuzz
 
 # Benchmarks (bench/README.md), built with the same flags and include folders
 # as everything else (bench/Makefile once kept a copy of them that fell
-# behind). bench-build builds every one that this machine can build; the
-# test t_bench_build.sh runs it, so a bench that stops compiling fails CI.
+# behind). bench-build builds every one that this machine can build (so
+# does test-build); tests/sh/t_bench.sh checks them and runs bench_cpu.
 $(B)/bench/bench_cpu: bench/bench_cpu.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)

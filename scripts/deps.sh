@@ -56,15 +56,14 @@ echo "installing: ${missing[*]}${SUDO:+ (through sudo)}"
 export DEBIAN_FRONTEND=noninteractive
 apt_log=$(mktemp)
 trap 'rm -f "$apt_log"' EXIT
-apt() { # apt WHAT ARGS...: apt-get ARGS, its output kept for a failure report
-    local what=$1 rc=0
-    shift
+apt() { # apt ARGS...: apt-get ARGS, its output kept for a failure report
+    local rc=0
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$apt_log" 2>&1 || rc=$?
     [ "$rc" -eq 0 ] && return 0
     tail -n 15 "$apt_log" | sed 's/^/    /' >&2
-    say "apt-get $what failed (exit status $rc)${SUDO:+ (through sudo)}: not installed: ${missing[*]}"
+    say "apt-get $1 failed (exit status $rc)${SUDO:+ (through sudo)}: not installed: ${missing[*]}"
     [ -n "$SUDO" ] && say "if sudo refused, run as root:  apt-get install ${missing[*]}"
     exit 1
 }
-apt update update
-apt install install -y --no-install-recommends "${missing[@]}"
+apt update
+apt install -y --no-install-recommends "${missing[@]}"
