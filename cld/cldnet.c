@@ -25,7 +25,7 @@ void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_pee
     n->peer[0].bye = 1; /* rank 0's own NLD talks through direct calls */
     n->timeout = timeout;
     n->grace = grace;
-    n->beat_every = 1.0;
+    n->beat_every = timeout / 4 < 1.0 ? timeout / 4 : 1.0; /* several beats per timeout */
     n->last_beat = now;
     mnw_buf_init(&n->rx);
 }
@@ -202,12 +202,24 @@ static int answer(mnw_cldnet *n)
     return did;
 }
 
+/* Beats go to every rank until FIN, those that said BYE included: a rank
+ * that ran out of work early waits for FIN while this one may be busy for a
+ * long time yet (its own lists, the last writes), and it must not take that
+ * silence for a dead CLD. A stall of this rank's own loop (the whole job
+ * suspended and continued, a long write or fsync) says nothing about the
+ * others: their clocks start again. */
 static int beat_and_watch(mnw_cldnet *n, mnw_err *e)
 {
     double now = mnw_now();
+    if (n->last_poll > 0 && now - n->last_poll > n->timeout / 2) {
+        LOG_WARN("this rank's own loop did not run for %.0f s (a suspended job, a slow write?); the other ranks get "
+                 "a fresh --rank-timeout of %.0f s",
+                 now - n->last_poll, n->timeout);
+        for (int r = 1; r < n->size; r++) n->peer[r].last_heard = now;
+    }
+    n->last_poll = now;
     if (now - n->last_beat >= n->beat_every) {
-        for (int r = 1; r < n->size; r++)
-            if (!n->peer[r].bye) send_ctl(r, MNW_TAG_BEAT, NULL, 0);
+        for (int r = 1; r < n->size; r++) send_ctl(r, MNW_TAG_BEAT, NULL, 0);
         n->last_beat = now;
     }
     for (int r = 1; r < n->size; r++) {

@@ -1,6 +1,7 @@
 /* cldnet.h - the CLD's side of the MPI protocol, on rank 0: answers the work
  * requests of the other ranks' NLDs from the dispatcher (cld.h), takes their
- * result messages into the reorder buffer, exchanges heartbeats, and ends
+ * result messages into the reorder buffer, exchanges heartbeats (to every
+ * rank until FIN, those that said BYE included), and ends
  * the job cleanly (every rank says BYE, then FIN) or with an error naming
  * the rank and host (a rank that reports an error, or sends nothing for
  * `timeout` seconds). A stop signal (sig.h, on rank 0 or passed on by a
@@ -46,6 +47,7 @@ typedef struct {
     mnw_cldnet_recv *recvs;  /* result messages being received (MPI_Imrecv) */
     size_t nrecvs, recvs_cap;
     double timeout, beat_every, last_beat;
+    double last_poll;       /* mnw_now() of the last watch (0: none yet) */
     double busy_s;          /* time spent taking in results: the CLD's own cost */
     uint64_t msgs;
     int rr;                 /* round-robin start for answering requests */

@@ -15,7 +15,7 @@ void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout)
     memset(n, 0, sizeof *n);
     snprintf(n->cld_host, sizeof n->cld_host, "%s", cld_host);
     n->timeout = timeout;
-    n->beat_every = 1.0;
+    n->beat_every = timeout / 4 < 1.0 ? timeout / 4 : 1.0; /* several beats per timeout */
     n->last_beat = n->last_heard = mnw_now();
     mnw_buf_init(&n->rx);
 }
@@ -116,6 +116,26 @@ static int receive(mnw_nldnet *n, mnw_err *e)
     return did;
 }
 
+/* Rank 0 beats to every rank until FIN (cldnet.c), so its silence for
+ * --rank-timeout seconds means a dead or stopped CLD, also while this rank
+ * waits for FIN. A stall of this rank's own loop (the job suspended and
+ * continued) is not rank 0's silence: the clock starts again. 0, or -1
+ * with e set. */
+static int watch(mnw_nldnet *n, mnw_err *e)
+{
+    double now = mnw_now();
+    if (n->last_poll > 0 && now - n->last_poll > n->timeout / 2) {
+        LOG_WARN("this rank's own loop did not run for %.0f s (a suspended job?); rank 0 gets a fresh --rank-timeout",
+                 now - n->last_poll);
+        n->last_heard = now;
+    }
+    n->last_poll = now;
+    if (now - n->last_heard > n->timeout)
+        return mnw_err_set(e, "rank 0 (%s), the CLD, has sent nothing for %.0f s (--rank-timeout); stopping",
+                           n->cld_host, now - n->last_heard);
+    return 0;
+}
+
 static int net_poll(void *ctx, mnw_err *e)
 {
     mnw_nldnet *n = ctx;
@@ -135,9 +155,7 @@ static int net_poll(void *ctx, mnw_err *e)
         send_ctl(MNW_TAG_BEAT, NULL, 0);
         n->last_beat = now;
     }
-    if (now - n->last_heard > n->timeout)
-        return mnw_err_set(e, "rank 0 (%s), the CLD, has sent nothing for %.0f s (--rank-timeout); stopping",
-                           n->cld_host, now - n->last_heard);
+    if (watch(n, e)) return -1;
     /* while results are in flight, keep turning: MPI moves a large message
      * only while both sides call it */
     return did || n->nsends > 0;
@@ -206,10 +224,7 @@ int mnw_nldnet_finish(mnw_nldnet *n, mnw_err *e)
     send_ctl(MNW_TAG_BYE, NULL, 0);
     while (!n->fin) {
         int did = receive(n, e);
-        if (did < 0) return -1;
-        if (mnw_now() - n->last_heard > n->timeout)
-            return mnw_err_set(e, "rank 0 (%s), the CLD, has sent nothing for %.0f s (--rank-timeout); stopping",
-                               n->cld_host, mnw_now() - n->last_heard);
+        if (did < 0 || watch(n, e)) return -1;
         if (!did) nap();
     }
     return 0;

@@ -5,7 +5,8 @@
  * heartbeats, and ends with BYE / FIN. A stop signal on this rank is passed
  * to the CLD (HALT), which stops the whole job; STOP from the CLD makes the
  * NLD drop its lists in flight (docs/RESUME.md). A CLD silent for `timeout` seconds
- * is an error naming rank 0 and its host. Protocol: docs/DISTRIBUTED.md.
+ * is an error naming rank 0 and its host, also after BYE (rank 0 beats to
+ * every rank until FIN). Protocol: docs/DISTRIBUTED.md.
  *
  * Ownership: owns the queued ranges and the send buffers.
  * Thread-safety: only the MPI thread (this rank's comm thread) may call it.
@@ -35,6 +36,7 @@ typedef struct {
     size_t nsends, sends_cap;
     mnw_buf rx;
     double timeout, beat_every, last_beat, last_heard;
+    double last_poll; /* mnw_now() of the last watch (0: none yet) */
 } mnw_nldnet;
 
 void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout);

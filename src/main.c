@@ -8,6 +8,7 @@
  * second signal N (sig.h). docs/DISTRIBUTED.md and docs/RESUME.md describe
  * the run. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "topo.h"
 #include "gpu.h"
 #include "outdir.h"
+#include "outlock.h"
 #include "resume.h"
 #include "sig.h"
 #include "slurm.h"
@@ -196,12 +198,14 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     spec->enabled[MNW_OUT_PHYLIP] = js->phylip;
 }
 
-/* What rank 0 knows of a resumed run before it starts. */
+/* What rank 0 knows of the run before it starts. */
 typedef struct {
     int resumed;
-    mnw_bookmark bm; /* as read from OUTDIR */
+    mnw_bookmark bm; /* as read from OUTDIR (a resumed run) */
     char bmpath[4200];
     uint64_t bytes[MNW_NOUT]; /* each output's length at the bookmark */
+    mnw_bookmark tmpl;        /* this run's bookmark, but for what the CLD fills in */
+    mnw_outlock lock;         /* OUTDIR's lock, held until the end */
 } run_start;
 
 /* Rank 0, --resume: reads the bookmark and takes its settings (refusing a
@@ -222,15 +226,55 @@ static int resume_settings(mnw_opts *o, run_start *rs, mnw_err *e)
     return 0;
 }
 
-/* Rank 0, before anything is shared: check OUTDIR (or read its bookmark),
- * read and validate the input, create OUTDIR and the log. 0; 1 when a
- * resumed run is complete already (nothing is touched); -1 with e set, or
- * -2 for a setting that contradicts the bookmark. */
+/* The bookmark of this run, but for the watermark and output lengths the
+ * CLD fills in. 0, or -1 with e set. */
+static int bookmark_template(const mnw_opts *o, const mnw_seqset *seqs, mnw_bookmark *b, mnw_err *e)
+{
+    mnw_bookmark_input_hash(seqs, b->input_hash);
+    b->sequences = seqs->n;
+    b->pairs = mnw_npairs(seqs->n);
+    char abs[PATH_MAX];
+    return mnw_resume_put_settings(o, realpath(o->input, abs) ? abs : o->input, b, e);
+}
+
+static void run_start_free(run_start *rs)
+{
+    mnw_bookmark_free(&rs->bm);
+    mnw_bookmark_free(&rs->tmpl);
+    mnw_outlock_release(&rs->lock);
+}
+
+/* After the lock is taken: OUTDIR is still as the checks found it (another
+ * mnw may have started, run and ended while this one read its input). */
+static int recheck(const mnw_opts *o, const run_start *rs, mnw_err *e)
+{
+    if (!rs->resumed) return o->force ? 0 : mnw_outdir_check(o->outdir, 0, e);
+    mnw_bookmark now;
+    if (mnw_bookmark_read(rs->bmpath, &now, e)) return -1;
+    int same = now.watermark == rs->bm.watermark && now.nout == rs->bm.nout;
+    for (int k = 0; same && k < now.nout; k++) same = now.out_bytes[k] == rs->bm.out_bytes[k];
+    mnw_bookmark_free(&now);
+    if (!same)
+        return mnw_err_set(e, "%s: the run moved on while this mnw read its input (another mnw ran on %s meanwhile); "
+                              "start this one again",
+                           rs->bmpath, o->outdir);
+    return 0;
+}
+
+/* Rank 0, before anything is shared. Every check comes first, and changes
+ * nothing: a live mnw on OUTDIR (its lock), OUTDIR (or its bookmark and
+ * outputs), the input, this run's bookmark. Then the changes: OUTDIR
+ * created, its lock taken, an earlier run's files removed (--force), the
+ * log opened. 0; 1 when a resumed run is complete already (nothing is
+ * touched); -1 with e set, or -2 for a setting that contradicts the
+ * bookmark. */
 static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *rs, mnw_err *e)
 {
+    if (mnw_outlock_probe(o->outdir, e)) return -1; /* refused at once */
     if (o->resume) {
         int r = resume_settings(o, rs, e);
         if (r) return r;
+        mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
         /* before anything is written (the log included) */
         mnw_outspec spec;
         memset(&spec, 0, sizeof spec);
@@ -267,25 +311,27 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
                                   "%s; the bookmark says %llu, %s): a resumed run needs the same input",
                                o->input, o->outdir, seqs->n, h, (unsigned long long)rs->bm.sequences,
                                rs->bm.input_hash);
-    } else if (mnw_outdir_create(o->outdir, e)) {
-        return -1;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mnw.log", o->outdir);
-    if (o->force) unlink(path);
-    if (mnw_log_open(path)) return mnw_err_set(e, "%s: cannot create the log file", path);
-    return 0;
-}
+    /* a path the bookmark cannot hold is refused here, before any change */
+    if (bookmark_template(o, seqs, &rs->tmpl, e)) return -1;
 
-/* The bookmark of this run, but for the watermark and output lengths the
- * CLD fills in. 0, or -1 with e set. */
-static int bookmark_template(const mnw_opts *o, const mnw_seqset *seqs, mnw_bookmark *b, mnw_err *e)
-{
-    mnw_bookmark_input_hash(seqs, b->input_hash);
-    b->sequences = seqs->n;
-    b->pairs = mnw_npairs(seqs->n);
-    char abs[PATH_MAX];
-    return mnw_resume_put_settings(o, realpath(o->input, abs) ? abs : o->input, b, e);
+    /* the changes */
+    if (!rs->resumed && mnw_outdir_create(o->outdir, e)) return -1;
+    if (mnw_outlock_take(&rs->lock, o->outdir, e) || recheck(o, rs, e)) return -1;
+    char path[4200];
+    if (o->force) { /* an earlier run's files, those this run does not write too (a stale dist.phylip) */
+        static const char *const extra[] = {MNW_BOOKMARK_FILE, "progress.json", "mnw.log"};
+        for (int k = 0; k < MNW_NOUT + 3; k++) {
+            snprintf(path, sizeof path, "%s/%s", o->outdir, k < MNW_NOUT ? mnw_out_name[k] : extra[k - MNW_NOUT]);
+            unlink(path);
+        }
+    }
+    snprintf(path, sizeof path, "%s/mnw.log", o->outdir);
+    if (mnw_log_open(path)) return mnw_err_set(e, "%s: cannot create the log file", path);
+    if (rs->lock.advisory)
+        LOG_WARN("%s/%s: this file system has no flock (%s): the lock is advisory; make sure no other mnw uses %s",
+                 o->outdir, MNW_LOCK_FILE, rs->lock.why, o->outdir);
+    return 0;
 }
 
 /* The CLD and rank 0's NLD. Returns 0 done, 1 stopped by a signal (the
@@ -327,14 +373,6 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
 
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
-    char path[4200];
-    if (o->force) { /* also an earlier run's files this run does not write (a stale dist.phylip) */
-        static const char *const extra[] = {MNW_BOOKMARK_FILE, "progress.json"};
-        for (int k = 0; k < MNW_NOUT + 2; k++) {
-            snprintf(path, sizeof path, "%s/%s", o->outdir, k < MNW_NOUT ? mnw_out_name[k] : extra[k - MNW_NOUT]);
-            unlink(path);
-        }
-    }
     mnw_writer w;
     uint64_t start = 0;
     int wrc;
@@ -353,18 +391,16 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
         mnw_writer_close(&w, NULL);
         return -1;
     }
-    mnw_bookmark bm;
-    mnw_bookmark_init(&bm);
     mnw_cld cld;
     mnw_cld_init(&cld, npairs, o->worklist_size, window, &w);
     mnw_cld_start_at(&cld, start);
-    mnw_cld_keep_bookmark(&cld, o->outdir, &bm, o->bookmark_every);
-    if (bookmark_template(o, seqs, &bm, e) || (!rs->resumed && mnw_cld_checkpoint(&cld, 1, e))) {
+    mnw_cld_keep_bookmark(&cld, o->outdir, &rs->tmpl, o->bookmark_every);
+    if (!rs->resumed && mnw_cld_checkpoint(&cld, 1, e)) {
         mnw_writer_close(&w, NULL);
         mnw_cld_free(&cld);
-        mnw_bookmark_free(&bm);
         return -1;
     }
+    mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
     mnw_cldnet_peer *peers = mnw_xcalloc((size_t)size, sizeof *peers);
     for (int r = 0; r < size; r++) {
         snprintf(peers[r].host, sizeof peers[r].host, "%s", nodes[r].host);
@@ -438,7 +474,6 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     }
     mnw_cldnet_free(&net);
     mnw_cld_free(&cld);
-    mnw_bookmark_free(&bm);
     return rc;
 }
 
@@ -497,6 +532,8 @@ static int run(mnw_opts *o)
     run_start rs;
     memset(&rs, 0, sizeof rs);
     mnw_bookmark_init(&rs.bm);
+    mnw_bookmark_init(&rs.tmpl);
+    rs.lock.fd = -1;
     if (rank == 0) {
         int r = read_input(o, &seqs, &t_read, &rs, &e);
         jobset_from_opts(o, &jset); /* after a resume took the bookmark's settings */
@@ -512,18 +549,19 @@ static int run(mnw_opts *o)
             head.blob_len = blob.len;
         }
     } else {
+        mnw_sig_bookmark_state(MNW_SIG_BM_RANK0);
         jobset_from_opts(o, &jset);
     }
     if (size > 1) CHECK_MPI(MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD));
     if (head.complete) {
-        mnw_bookmark_free(&rs.bm);
+        run_start_free(&rs);
         return 0;
     }
     if (head.status) {
         snprintf(e.msg, sizeof e.msg, "%s", head.msg);
         report("error", &e);
         mnw_seqset_free(&seqs);
-        mnw_bookmark_free(&rs.bm);
+        run_start_free(&rs);
         return head.status;
     }
     /* 2. the packed sequences and job-wide settings, in one broadcast */
@@ -596,14 +634,41 @@ static int run(mnw_opts *o)
             mnw_mpi_abort(1); /* rank 0 did not stop the job in time */
         }
     }
-    mnw_bookmark_free(&rs.bm);
+    run_start_free(&rs);
     free(nodes);
     mnw_seqset_free(&seqs);
     return rc;
 }
 
+/* Descriptors 0, 1 and 2 that a parent left closed (mnw >&-) get
+ * /dev/null: otherwise the first file mnw opens would take number 1, and
+ * what it prints would land in that file (an output, the log). */
+static void open_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
+/* A closed stdout pipe (mnw ... | head -0): the lines mnw prints are lost,
+ * which is said on stderr; the run's status stays (its results are in
+ * OUTDIR either way). */
+static void check_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return;
+    fprintf(stderr, "mnw: cannot write to standard output: %s (the lines mnw prints there were lost; the results "
+                    "and mnw.log in OUTDIR are not affected)\n",
+            strerror(errno ? errno : EIO));
+}
+
 int main(int argc, char **argv)
 {
+    open_std_fds();
     if (argc > 1 && !strcmp(argv[1], "status")) return mnw_status_main(argc - 1, argv + 1); /* no MPI */
     mnw_err e;
     if (mnw_mpi_init(&argc, &argv, &e)) {
@@ -644,6 +709,7 @@ int main(int argc, char **argv)
         rc = run(&o);
         mnw_topo_free(&topo);
     }
+    check_stdout();
     mnw_log_close();
     mnw_opts_free(&o);
     mnw_mpi_finalize();

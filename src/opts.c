@@ -358,9 +358,35 @@ int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
     return mnw_opts_apply_host_rules(o, shorth, full, e);
 }
 
+/* A path with a control character (a newline, a tab, ESC...) is refused:
+ * it cannot go into the bookmark's lines or a one-line message unchanged,
+ * and it is almost always a mistake (a pasted line end). The message shows
+ * it with the character escaped. */
+static int path_ok(const char *opt, const char *path, mnw_err *e)
+{
+    if (!path) return 0;
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        if (*c >= 0x20 && *c != 0x7f) continue;
+        char shown[600];
+        size_t n = 0;
+        for (const unsigned char *d = (const unsigned char *)path; *d && n + 5 < sizeof shown; d++) {
+            if (*d == '\n') n += (size_t)snprintf(shown + n, sizeof shown - n, "\\n");
+            else if (*d == '\t') n += (size_t)snprintf(shown + n, sizeof shown - n, "\\t");
+            else if (*d < 0x20 || *d == 0x7f) n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *d);
+            else shown[n++] = (char)*d;
+        }
+        shown[n] = 0;
+        return mnw_err_set(e, "%s '%s': the path holds a control character (byte 0x%02x at position %zu); mnw "
+                              "refuses such paths: rename the file or directory",
+                           opt, shown, *c, (size_t)(c - (const unsigned char *)path) + 1);
+    }
+    return 0;
+}
+
 int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
     if (o->countends >= 0) o->iddef.countends = o->countends;
+    if (path_ok("-i", o->input, e) || path_ok("-o", o->outdir, e) || path_ok("--resume", o->resume, e)) return -1;
     if (o->resume) {
         if (o->force) return mnw_err_set(e, "--resume and --force: a resumed run keeps what is in %s (--force starts over)", o->resume);
         if (o->outdir && strcmp(o->outdir, o->resume))

@@ -1,12 +1,16 @@
 /* outdir.c - see outdir.h. */
 #include "outdir.h"
 
+#include "outlock.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* 1 when dir holds nothing but mnw.lock (a lock file of an earlier run is
+ * mnw's own, not the user's). */
 static int dir_empty(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -14,7 +18,7 @@ static int dir_empty(const char *dir)
     struct dirent *de;
     int empty = 1;
     while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, MNW_LOCK_FILE)) {
             empty = 0;
             break;
         }

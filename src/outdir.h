@@ -7,7 +7,7 @@
 #include "util.h"
 
 /* Refuses an OUTDIR that is not a directory, is not writable, or (unless
- * force) is not empty; or whose first existing ancestor is not writable.
+ * force) is not empty (mnw.lock alone counts as empty); or whose first existing ancestor is not writable.
  * Creates nothing. */
 int mnw_outdir_check(const char *dir, int force, mnw_err *e);
 /* mkdir -p. */

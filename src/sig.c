@@ -7,13 +7,21 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t pending;
+static volatile sig_atomic_t bm_state; /* MNW_SIG_BM_* */
 
 static void put(const char *s) { (void)!write(2, s, strlen(s)); }
 
 static void on_stop(int signo)
 {
     if (pending) { /* the second one: out now, files as they are */
-        put("mnw: second stop signal: exiting at once (the last bookmark written stays valid)\n");
+        if (bm_state == MNW_SIG_BM_WRITTEN)
+            put("mnw: second stop signal: exiting at once (the last bookmark written stays valid: continue with "
+                "mnw --resume OUTDIR)\n");
+        else if (bm_state == MNW_SIG_BM_RANK0)
+            put("mnw: second stop signal: exiting at once (rank 0 keeps the job's bookmark)\n");
+        else
+            put("mnw: second stop signal: exiting at once, before the run wrote its first bookmark (start it again "
+                "with the same command)\n");
         _exit(128 + signo);
     }
     pending = signo;
@@ -30,7 +38,10 @@ void mnw_sig_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGUSR1, &sa, NULL);
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
 }
+
+void mnw_sig_bookmark_state(int state) { bm_state = state; }
 
 int mnw_sig_pending(void) { return pending; }
 

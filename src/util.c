@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 #include <time.h>
 
 int mnw_err_set(mnw_err *e, const char *fmt, ...)
@@ -16,10 +17,20 @@ int mnw_err_set(mnw_err *e, const char *fmt, ...)
     return -1;
 }
 
+/* Out of memory: one message for a person, then exit status 1 at once
+ * (_exit: no half-written stdio buffer reaches an output; the bookmark on
+ * disk describes what was synced, so the run resumes from it). The source
+ * place is kept at the end for a bug report. */
 static void oom(size_t n, const char *file, int line)
 {
-    fprintf(stderr, "mnw: %s:%d: out of memory allocating %zu bytes\n", file, line, n);
-    abort();
+    char msg[512];
+    int len = snprintf(msg, sizeof msg,
+                       "mnw: out of memory: could not get %zu more bytes; the last bookmark stays valid. Give mnw "
+                       "more memory (or use fewer --threads, a smaller --worklist-size or --prefetch) and continue "
+                       "with mnw --resume OUTDIR, or start again if no bookmark was written [%s:%d]\n",
+                       n, file, line);
+    if (len > 0) (void)!write(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+    _exit(1);
 }
 
 void *mnw_xmalloc_at(size_t n, const char *file, int line)

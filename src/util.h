@@ -2,9 +2,9 @@
  *
  * Ownership: mnw_err is a caller-owned value; functions that fail fill it and
  * return non-zero. Only main() exits.
- * Thread-safety: everything here is reentrant; mnw_xmalloc aborts the process
- * (with file:line) on out-of-memory, which is the one fatal error not reported
- * through mnw_err.
+ * Thread-safety: everything here is reentrant; mnw_xmalloc ends the process
+ * (exit status 1, a message for a person) on out-of-memory, which is the one
+ * fatal error not reported through mnw_err.
  */
 #ifndef MNW_UTIL_H
 #define MNW_UTIL_H

@@ -3,8 +3,9 @@
 # the single-process run for 1-4 ranks and work lists of 1, 7 and 5,000
 # pairs, unequal worker counts per rank (MPMD command lines), bad input and
 # bad settings as seen from every rank, a rank killed mid-run, a rank that
-# hangs, and the CLD killed mid-run: each ends the job non-zero with a
-# message naming the rank, never a hang.
+# hangs, the CLD killed or hung mid-run: each ends the job non-zero with a
+# message naming the rank, never a hang; a rank idle for longer than
+# --rank-timeout and a whole job suspended and continued end normally.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
@@ -122,4 +123,38 @@ rc=$?
 left=$(mnw_pids hung); [ -n "$left" ] && kill -9 $left 2>/dev/null
 check "rank 1 hangs: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
 check "rank 1 hangs: rank 0 names rank 1, its host and the timeout" 'grep -qE "rank 1 \($(hostname -s)\) has sent nothing for [0-9]+ s \(--rank-timeout\)" hung.log'
+
+# the CLD stopped (SIGSTOP on rank 0): the working ranks name it
+kill_test 0 STOP hung0 --rank-timeout 3
+rc=$?
+left=$(mnw_pids hung0); [ -n "$left" ] && kill -9 $left 2>/dev/null
+check "rank 0 hangs: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
+check "rank 0 hangs: a rank names rank 0, the CLD, and the timeout" 'grep -qE "rank 0 \($(hostname -s)\), the CLD, has sent nothing for [0-9]+ s \(--rank-timeout\)" hung0.log'
+
+# a rank that runs out of work early waits for FIN as long as rank 0 is
+# busy: two lists of 15,000 and 4,900 pairs, one worker each, so one rank
+# says BYE seconds before the other is done (the CLD once stopped beating
+# to it, and it gave up after --rank-timeout)
+for k in 1 2; do
+    "${MPIRUN[@]}" -np 2 "$MNW" -i s200.fa -o early$k -q -t 1 --worklist-size 15000 --rank-timeout 2 >early$k.log 2>&1
+    rc=$?
+    check "a rank idle for longer than --rank-timeout waits for FIN (run $k): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' early$k.log | tail -3
+done
+"$MNW" -i s200.fa -o early_base -q -t 2
+check "the early-idle runs' outputs are identical to the single-process run" 'same_outputs early_base early1 && same_outputs early_base early2'
+
+# the whole job suspended for longer than --rank-timeout (Slurm's scontrol
+# suspend: SIGSTOP to every rank, later SIGCONT) and continued: it goes on
+"${MPIRUN[@]}" -np 2 "$MNW" -i s500.fa -o susp -q -t 1 --worklist-size 500 --rank-timeout 2 >susp.log 2>&1 &
+job=$!
+for t in $(seq 1 300); do
+    p0=$(rank_pid susp 0) && p1=$(rank_pid susp 1) && grep -qs "CPU workers in all" susp/mnw.log && break
+    sleep 0.1
+done
+sleep 1
+kill -STOP "$p0" "$p1"; sleep 5; kill -CONT "$p0"; kill -CONT "$p1"
+wait $job
+rc=$?
+check "the whole job suspended for 5 s with --rank-timeout 2, then continued: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' susp.log | tail -3
+check "the suspension is in the log" 'grep -q "own loop did not run for" susp/mnw.log'
 finish

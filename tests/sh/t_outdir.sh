@@ -1,0 +1,132 @@
+# t_outdir.sh - one mnw per OUTDIR and refused starts that change nothing
+# (docs/RESUME.md, "One run per OUTDIR"): a real second mnw process
+# (fresh, --force, --resume, under mpirun) against a live run is refused at
+# once naming the holder and leaves every file as it was; the lock of a
+# run killed with -9 does not block its resume; the fallback where the file
+# system has no flock; a lock file that is a FIFO; refused starts with
+# --force (a control character in a path, bad input, one sequence) leave an
+# earlier run whole; a closed stdout; out of memory.
+source "$(dirname "$0")/../lib.sh"
+cd "$TMP"
+cp "$TDATA/16s-200.fa" s200.fa
+awk '/^>/{n++} n>120{exit} {print}' s200.fa > s120.fa
+host=$(hostname)
+
+# snap DIR : one line per file of DIR (name, size, checksum), for "nothing changed"
+snap() { (cd "$1" && for f in $(ls -A); do printf '%s %s\n' "$f" "$(cksum < "$f")"; done); }
+
+# start_stopped OUTDIR ARGS... : starts mnw, waits for its lock file to name
+# it, stops it (SIGSTOP: it keeps its lock) and sets $live to its pid
+start_stopped() {
+    local out=$1; shift
+    "$MNW" -o "$out" -q -t 1 "$@" >"$out.start.log" 2>&1 &
+    live=$!
+    for t in $(seq 1 300); do
+        grep -qs "^pid $live\$" "$out/mnw.lock" && grep -qs "^watermark" "$out/mnw.bookmark" && break
+        sleep 0.1
+    done
+    kill -STOP "$live"
+}
+
+# --- the lock against a live run ---
+start_stopped L -i s200.fa --worklist-size 500
+check "a live run's lock file names its host and pid" 'grep -qx "host $host" L/mnw.lock && grep -qx "pid $live" L/mnw.lock'
+snap L > L.before
+for how in resume force fresh; do
+    case $how in
+    resume) args=(--resume L) ;;
+    force) args=(-i s120.fa -o L --force) ;;
+    fresh) args=(-i s120.fa -o L) ;;
+    esac
+    t0=$SECONDS
+    timeout 60 "$MNW" "${args[@]}" -q >"lock_$how.log" 2>&1
+    rc=$?
+    check "a second mnw ($how) on a live run's OUTDIR: exit 1, at once" '[ $rc -eq 1 ] && [ $((SECONDS - t0)) -lt 10 ]'
+    check "a second mnw ($how): the message names the holder (pid, host, mnw.lock)" \
+        'grep -q "L is in use by another mnw: pid $live on host $host, started .* (L/mnw.lock)" lock_$how.log'
+    snap L > L.after
+    check "a second mnw ($how): every file of OUTDIR unchanged" 'cmp -s L.before L.after'
+done
+"${MPIRUN[@]}" -np 2 "$MNW" --resume L -q >lock_mpi.log 2>&1
+rc=$?
+check "a second mnw under mpirun (2 ranks) --resume: refused, non-zero" '[ $rc -ne 0 ] && grep -q "in use by another mnw: pid $live" lock_mpi.log'
+snap L > L.after
+check "under mpirun: every file of OUTDIR unchanged" 'cmp -s L.before L.after'
+
+# the holder killed with -9: its lock goes with it, the resume runs
+kill -9 "$live"; kill -CONT "$live" 2>/dev/null; wait "$live" 2>/dev/null
+"$MNW" --resume L -q -t 2 >lock_resume.log 2>&1
+rc=$?
+check "after kill -9 of the holder, --resume runs: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' lock_resume.log | tail -3
+"$MNW" -i s200.fa -o base -q -t 2
+check "the resumed run's outputs are those of an uninterrupted run" 'same_outputs base L'
+check "the lock file now names the resumed run" '! grep -qx "pid $live" L/mnw.lock && grep -qx "host $host" L/mnw.lock'
+
+# a directory that holds only a lock file counts as empty (no --force)
+mkdir -p onlylock && cp L/mnw.lock onlylock/
+"$MNW" -i s120.fa -o onlylock -q -t 2 >onlylock.log 2>&1
+check "OUTDIR holding only mnw.lock: a fresh run starts there" '[ $? -eq 0 ] && [ -s onlylock/mnw.bookmark ]'
+
+# no flock on the file system (MNW_TEST_LOCK_NOFLOCK=1 makes flock fail as
+# there): a live mnw of the pid the file names refuses; a dead one does not
+export MNW_TEST_LOCK_NOFLOCK=1
+start_stopped N -i s200.fa --worklist-size 500
+snap N > N.before
+"$MNW" --resume N -q >noflock.log 2>&1
+rc=$?
+check "no flock: a live mnw on this host named by mnw.lock refuses the start" '[ $rc -eq 1 ] && grep -q "in use by another mnw: pid $live" noflock.log'
+snap N > N.after
+check "no flock: every file unchanged" 'cmp -s N.before N.after'
+kill -9 "$live"; kill -CONT "$live" 2>/dev/null; wait "$live" 2>/dev/null
+"$MNW" --resume N -q -t 2 >noflock2.log 2>&1
+rc=$?
+check "no flock: after the holder died, --resume runs: exit 0" '[ $rc -eq 0 ]'
+check "no flock: mnw.log warns that the lock is advisory" 'grep -q "has no flock .*: the lock is advisory" N/mnw.log'
+check "no flock: outputs identical" 'same_outputs base N'
+unset MNW_TEST_LOCK_NOFLOCK
+
+# a FIFO where the lock file goes: an error, never a hang
+mkdir F && mkfifo F/mnw.lock
+timeout 20 "$MNW" -i s120.fa -o F --force -q >fifo.log 2>&1
+rc=$?
+check "mnw.lock a FIFO: exit 1 within seconds, naming it" '[ $rc -eq 1 ] && grep -q "F/mnw.lock: a FIFO, not mnw.s lock file" fifo.log'
+
+# --- refused starts leave an earlier run whole ---
+"$MNW" -i s120.fa -o E -q -t 2 --phylip
+snap E > E.before
+cp s120.fa $'new\nline.fa'
+refuse() { # refuse DESC STATUS ARGS... : mnw ARGS exits STATUS, E unchanged
+    local desc=$1 want=$2; shift 2
+    "$MNW" "$@" -q >refuse.log 2>&1
+    local rc=$?
+    check "$desc: exit $want" '[ $rc -eq $want ]' || sed 's/^/#   /' refuse.log | head -3
+    snap E > E.after
+    check "$desc: the earlier run in OUTDIR is untouched" 'cmp -s E.before E.after'
+}
+refuse "--force with a newline in the input path" 2 -i $'new\nline.fa' -o E --force
+check "a newline in a path: the message shows it escaped" "grep -q \"'new\\\\\\\\nline.fa': the path holds a control character\" refuse.log"
+printf ">a\nACGT\n>b\nACXT\n" > bad.fa
+refuse "--force with bad input" 1 -i bad.fa -o E --force
+printf ">a\nACGT\n" > one.fa
+refuse "--force with one sequence" 1 -i one.fa -o E --force
+refuse "--force with a bad setting" 2 -i s120.fa -o E --force --gap-open 3 --gap-extend 5
+refuse "--force with a missing input" 1 -i no-such.fa -o E --force
+refuse "--resume with a setting that contradicts the bookmark" 2 --resume E --match 7
+refuse "--resume of the complete run" 0 --resume E
+
+# --- stdout closed or a closed pipe ---
+"$MNW" -i s120.fa -o P1 -t 2 2>P1.err | true
+rc=${PIPESTATUS[0]}
+check "stdout a closed pipe: exit 0 (the run is complete), not 141" '[ $rc -eq 0 ]'
+check "stdout a closed pipe: stderr says the lines were lost" 'grep -q "cannot write to standard output: Broken pipe" P1.err'
+"$MNW" -i s120.fa -o P2 -t 2 >&- 2>P2.err
+rc=$?
+check "stdout closed (>&-): exit 0" '[ $rc -eq 0 ]'
+check "stdout closed: outputs and log intact (nothing printed into them)" 'same_outputs P1 P2 && gzip -t P2/pairs.tsv.gz && ! grep -q "^mnw: aligned" P2/mnw.log P2/dist.column.gz'
+
+# --- out of memory: a message for a person, exit 1, no abort ---
+(ulimit -v 400000; "$MNW" -i s200.fa -o M -q -t 2 --worklist-size 19900) >oom.log 2>&1
+rc=$?
+check "out of memory: exit 1 (not 134, no core)" '[ $rc -eq 1 ]' || sed 's/^/#   /' oom.log | head -3
+check "out of memory: the message says so and what to do" 'grep -q "^mnw: out of memory: could not get [0-9]* more bytes; the last bookmark stays valid" oom.log'
+finish
