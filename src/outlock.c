@@ -27,7 +27,7 @@ static int open_lock(const char *dir, int create, mnw_err *e)
     snprintf(path, sizeof path, "%s/%s", dir, MNW_LOCK_FILE);
     int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        if (errno == ENOENT && !create) return -2;
+        if ((errno == ENOENT || errno == ENOTDIR) && !create) return -2; /* no OUTDIR, or not a directory: checked later */
         if (errno == ELOOP) return mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)", path);
         return mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(errno));
     }
