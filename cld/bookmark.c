@@ -7,12 +7,133 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "afile.h"
 #include "buf.h"
+
+/* ---- output checksums ---- */
+
+static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+void mnw_sum_init(mnw_sum *s, uint64_t block)
+{
+    s->bytes = 0;
+    s->block = block;
+    s->nblocks = 0;
+    s->prefix = s->part = 0; /* the CRC-32 of nothing */
+}
+
+/* MNW_SUM_MAX_BLOCKS whole blocks: pairs become one block of twice the
+ * size; the partial block after them starts where it did */
+static void sum_merge(mnw_sum *s)
+{
+    for (uint32_t i = 0; i < s->nblocks / 2; i++)
+        s->blocks[i] = (uint32_t)crc32_combine(s->blocks[2 * i], s->blocks[2 * i + 1], (z_off_t)s->block);
+    s->nblocks /= 2;
+    s->block *= 2;
+}
+
+void mnw_sum_add(mnw_sum *s, const void *p, size_t n)
+{
+    const unsigned char *q = p;
+    while (n) {
+        uint64_t room = s->block - (s->bytes - (uint64_t)s->nblocks * s->block);
+        size_t take = (uint64_t)n < room ? n : (size_t)room;
+        s->part = (uint32_t)crc32_z(s->part, q, take);
+        s->bytes += take;
+        q += take;
+        n -= take;
+        if ((uint64_t)take == room) {
+            s->blocks[s->nblocks++] = s->part;
+            s->prefix = (uint32_t)crc32_combine(s->prefix, s->part, (z_off_t)s->block);
+            s->part = 0;
+            if (s->nblocks == MNW_SUM_MAX_BLOCKS) sum_merge(s);
+        }
+    }
+}
+
+uint32_t mnw_sum_crc(const mnw_sum *s)
+{
+    uint64_t tail = s->bytes - (uint64_t)s->nblocks * s->block;
+    return tail ? (uint32_t)crc32_combine(s->prefix, s->part, (z_off_t)tail) : s->prefix;
+}
+
+int mnw_sum_set(mnw_sum *s, uint64_t bytes, uint32_t crc, uint64_t block, const uint32_t *blocks, uint32_t n,
+                const char **what)
+{
+    if (!pow2(block) || block < MNW_SUM_MIN_BLOCK || block > ((uint64_t)1 << 62)) {
+        *what = "the block size is not a power of 2 from 4096";
+        return -1;
+    }
+    if (n >= MNW_SUM_MAX_BLOCKS || bytes / block != n) {
+        *what = "the count of block checksums is not the output's length over the block size";
+        return -1;
+    }
+    mnw_sum_init(s, block);
+    s->bytes = bytes;
+    s->nblocks = n;
+    for (uint32_t i = 0; i < n; i++) {
+        s->blocks[i] = blocks[i];
+        s->prefix = (uint32_t)crc32_combine(s->prefix, blocks[i], (z_off_t)block);
+    }
+    uint64_t tail = bytes - (uint64_t)n * block;
+    /* CRC(A B) = CRC(A) shifted over |B| bytes, xor CRC(B): so the CRC of the
+     * partial block B is crc xor CRC(A) shifted (crc32_combine with CRC(B) 0) */
+    if (!tail && crc != s->prefix) {
+        *what = "the block checksums do not combine to the output's checksum";
+        return -1;
+    }
+    s->part = tail ? crc ^ (uint32_t)crc32_combine(s->prefix, 0, (z_off_t)tail) : 0;
+    return 0;
+}
+
+int mnw_sum_fd(int fd, const char *path, uint64_t len, mnw_sum *s, mnw_err *e)
+{
+    enum { CHUNK = 4 << 20 };
+    if (lseek(fd, 0, SEEK_SET) != 0) return mnw_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+#ifdef POSIX_FADV_SEQUENTIAL
+    posix_fadvise(fd, 0, (off_t)len, POSIX_FADV_SEQUENTIAL);
+#endif
+    unsigned char *buf = mnw_xmalloc(CHUNK);
+    uint64_t done = 0;
+    int rc = 0;
+    while (done < len) {
+        size_t want = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
+        ssize_t r = read(fd, buf, want);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            rc = mnw_err_set(e, "%s: read failed at byte %llu: %s", path, (unsigned long long)done, strerror(errno));
+            break;
+        }
+        if (r == 0) {
+            rc = mnw_err_set(e, "%s: ends at byte %llu, before the %llu bytes to check (cut while it was read?)", path,
+                             (unsigned long long)done, (unsigned long long)len);
+            break;
+        }
+        mnw_sum_add(s, buf, (size_t)r);
+        done += (uint64_t)r;
+    }
+    free(buf);
+    return rc;
+}
+
+const char *mnw_file_kind(unsigned mode)
+{
+    if (S_ISREG(mode)) return "a regular file";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISLNK(mode)) return "a symbolic link";
+    return "not a file";
+}
+
+/* ---- the bookmark ---- */
 
 void mnw_bookmark_init(mnw_bookmark *b) { memset(b, 0, sizeof *b); }
 
@@ -22,7 +143,10 @@ void mnw_bookmark_free(mnw_bookmark *b)
         free(b->set_key[k]);
         free(b->set_val[k]);
     }
-    for (int k = 0; k < b->nout; k++) free(b->out_name[k]);
+    for (int k = 0; k < b->nout; k++) {
+        free(b->out_name[k]);
+        free(b->out_sum[k]);
+    }
     mnw_bookmark_init(b);
 }
 
@@ -39,14 +163,31 @@ int mnw_bookmark_set(mnw_bookmark *b, const char *key, const char *val, mnw_err 
     return 0;
 }
 
-int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_err *e)
+static int add_output(mnw_bookmark *b, const char *name, uint64_t bytes, const mnw_sum *sum, mnw_err *e)
 {
     if (!one_word(name) || strchr(name, '/')) return mnw_err_set(e, "bookmark: bad output name '%s'", name);
     if (b->nout == MNW_BOOKMARK_MAX_OUT) return mnw_err_set(e, "bookmark: more than %d outputs", MNW_BOOKMARK_MAX_OUT);
+    if (sum && (sum->bytes != bytes || !pow2(sum->block) || sum->block < MNW_SUM_MIN_BLOCK ||
+                sum->nblocks != bytes / sum->block || sum->nblocks >= MNW_SUM_MAX_BLOCKS))
+        return mnw_err_set(e, "bookmark: the checksums of %s are not of its %llu bytes", name, (unsigned long long)bytes);
     b->out_name[b->nout] = mnw_xstrdup(name);
     b->out_bytes[b->nout] = bytes;
+    if (sum) {
+        b->out_sum[b->nout] = mnw_xmalloc(sizeof *sum);
+        *b->out_sum[b->nout] = *sum;
+    }
     b->nout++;
     return 0;
+}
+
+int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_err *e)
+{
+    return add_output(b, name, bytes, NULL, e);
+}
+
+int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *sum, mnw_err *e)
+{
+    return add_output(b, name, sum->bytes, sum, e);
 }
 
 const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key)
@@ -99,9 +240,16 @@ static void kn(mnw_buf *t, const char *k, uint64_t v)
     mnw_buf_putc(t, '\n');
 }
 
-static void text_of(const mnw_bookmark *b, mnw_buf *t)
+static void hex8(mnw_buf *t, uint32_t v)
 {
-    kv(t, "mnw-bookmark", "1");
+    char h[16];
+    snprintf(h, sizeof h, "%08lx", (unsigned long)v);
+    mnw_buf_puts(t, h);
+}
+
+static void text_of(const mnw_bookmark *b, int version, mnw_buf *t)
+{
+    kv(t, "mnw-bookmark", version == 1 ? "1" : "2");
     kv(t, "input-hash", b->input_hash);
     kn(t, "sequences", b->sequences);
     kn(t, "pairs", b->pairs);
@@ -112,7 +260,25 @@ static void text_of(const mnw_bookmark *b, mnw_buf *t)
     kn(t, "watermark", b->watermark);
     for (int k = 0; k < b->nout; k++) {
         mnw_buf_puts(t, "output ");
-        kn(t, b->out_name[k], b->out_bytes[k]);
+        mnw_buf_puts(t, b->out_name[k]);
+        mnw_buf_putc(t, ' ');
+        mnw_buf_put_u64(t, b->out_bytes[k]);
+        const mnw_sum *s = b->out_sum[k];
+        if (!s) {
+            mnw_buf_putc(t, '\n');
+            continue;
+        }
+        mnw_buf_putc(t, ' ');
+        hex8(t, mnw_sum_crc(s));
+        mnw_buf_puts(t, "\nblocks ");
+        mnw_buf_puts(t, b->out_name[k]);
+        mnw_buf_putc(t, ' ');
+        mnw_buf_put_u64(t, s->block);
+        for (uint32_t i = 0; i < s->nblocks; i++) {
+            mnw_buf_putc(t, ' ');
+            hex8(t, s->blocks[i]);
+        }
+        mnw_buf_putc(t, '\n');
     }
     char end[16];
     snprintf(end, sizeof end, "%08lx", (unsigned long)crc32(0L, (const Bytef *)t->p, (uInt)t->len));
@@ -134,9 +300,13 @@ static void test_pause(void)
 
 int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e)
 {
+    int with = 0;
+    for (int k = 0; k < b->nout; k++) with += b->out_sum[k] != NULL;
+    if (with && with < b->nout)
+        return mnw_err_set(e, "%s/%s: some outputs have checksums and some not", dir, MNW_BOOKMARK_FILE);
     mnw_buf t;
     mnw_buf_init(&t);
-    text_of(b, &t);
+    text_of(b, b->nout && !with ? 1 : 2, &t);
     int rc = mnw_afile_replace(dir, MNW_BOOKMARK_FILE, t.p, t.len, 1, test_pause, e);
     mnw_buf_free(&t);
     return rc;
@@ -163,44 +333,114 @@ static int parse_u64(const char *s, uint64_t *v)
     return 0;
 }
 
+
+static int parse_hex8(const char *s, size_t n, uint32_t *v)
+{
+    if (n != 8 || strspn(s, "0123456789abcdef") < 8) return -1;
+    *v = (uint32_t)strtoul(s, NULL, 16); /* stops at the 9th character */
+    return 0;
+}
+
+/* The whole file into *t (NUL-terminated), refusing what is not a regular
+ * file before reading a byte (a FIFO would block) and what is too large. */
+static int slurp(const char *path, char **t, size_t *n, mnw_err *e)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return mnw_err_set(e, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int er = errno;
+        close(fd);
+        return mnw_err_set(e, "%s: %s", path, strerror(er));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return mnw_err_set(e, "%s: is not a regular file (%s): not a bookmark", path, mnw_file_kind(st.st_mode));
+    }
+    if (st.st_size > MNW_BOOKMARK_MAX_BYTES) {
+        close(fd);
+        return mnw_err_set(e, "%s: %lld bytes, more than a bookmark can hold (%d): not a bookmark", path,
+                           (long long)st.st_size, MNW_BOOKMARK_MAX_BYTES);
+    }
+    char *buf = mnw_xmalloc(MNW_BOOKMARK_MAX_BYTES + 2);
+    size_t got = 0;
+    for (;;) {
+        ssize_t r = read(fd, buf + got, MNW_BOOKMARK_MAX_BYTES + 1 - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            int er = errno;
+            close(fd);
+            free(buf);
+            return mnw_err_set(e, "%s: %s", path, strerror(er));
+        }
+        if (r == 0 || (got += (size_t)r) > MNW_BOOKMARK_MAX_BYTES) break;
+    }
+    close(fd);
+    if (got > MNW_BOOKMARK_MAX_BYTES) {
+        free(buf);
+        return mnw_err_set(e, "%s: more than %d bytes: not a bookmark", path, MNW_BOOKMARK_MAX_BYTES);
+    }
+    buf[got] = '\0';
+    *t = buf;
+    *n = got;
+    return 0;
+}
+
 int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
 {
     mnw_bookmark_init(b);
-    FILE *f = fopen(path, "rb");
-    if (!f) return mnw_err_set(e, "%s: %s", path, strerror(errno));
-    char line[8192];
+    char *text = NULL;
+    size_t n = 0;
+    if (slurp(path, &text, &n, e)) return -1;
     int ln = 0, have_hash = 0, have_seq = 0, have_pairs = 0, have_wm = 0, have_end = 0;
+    int want_blocks = -1; /* a version 2 output line waits for its blocks line */
+    uint32_t want_crc = 0;
     uLong crc = crc32(0L, Z_NULL, 0);
-    while (fgets(line, sizeof line, f)) {
+    size_t at = 0;
+    while (at < n) {
         ln++;
-        size_t len = strlen(line);
+        char *line = text + at;
+        char *nl = memchr(line, '\n', n - at);
         if (have_end) {
             mnw_err_set(e, "%s:%d: text after the end line", path, ln);
             goto bad;
         }
-        if (len == 0 || line[len - 1] != '\n') {
-            mnw_err_set(e, "%s:%d: line cut short or too long (a truncated bookmark?)", path, ln);
+        if (!nl) {
+            mnw_err_set(e, "%s:%d: line cut short (a truncated bookmark?)", path, ln);
             goto bad;
         }
-        if (!have_end && strncmp(line, "end ", 4)) crc = crc32(crc, (const Bytef *)line, (uInt)len);
-        line[len - 1] = '\0';
+        size_t len = (size_t)(nl - line) + 1;
+        at += len;
+        if (memchr(line, '\0', len - 1)) {
+            mnw_err_set(e, "%s:%d: a NUL byte in the line: not a bookmark", path, ln);
+            goto bad;
+        }
+        if (strncmp(line, "end ", 4)) crc = crc32(crc, (const Bytef *)line, (uInt)len);
+        *nl = '\0';
         char *sp = strchr(line, ' ');
         if (!sp) {
             mnw_err_set(e, "%s:%d: expected \"key value\", got '%.60s'", path, ln, line);
             goto bad;
         }
         *sp = '\0';
-        const char *key = line, *val = sp + 1;
+        const char *key = line;
+        char *val = sp + 1;
+        if (want_blocks >= 0 && strcmp(key, "blocks")) {
+            mnw_err_set(e, "%s:%d: expected \"blocks %s SIZE CRC...\" after the output line", path, ln,
+                        b->out_name[want_blocks]);
+            goto bad;
+        }
         if (ln == 1) {
-            if (strcmp(key, "mnw-bookmark") || strcmp(val, "1")) {
-                mnw_err_set(e, "%s:1: not an mnw bookmark of version 1", path);
+            if (strcmp(key, "mnw-bookmark") || (strcmp(val, "1") && strcmp(val, "2"))) {
+                mnw_err_set(e, "%s:1: not an mnw bookmark of version 1 or 2", path);
                 goto bad;
             }
+            b->version = val[0] - '0';
         } else if (!strcmp(key, "end")) {
             char want[16];
             snprintf(want, sizeof want, "%08lx", (unsigned long)crc);
             if (strcmp(val, want)) {
-                mnw_err_set(e, "%s:%d: checksum %s, but the lines above give %s: the bookmark is damaged", path, ln,
+                mnw_err_set(e, "%s:%d: checksum %.20s, but the lines above give %s: the bookmark is damaged", path, ln,
                             val, want);
                 goto bad;
             }
@@ -215,7 +455,7 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
         } else if (!strcmp(key, "sequences") || !strcmp(key, "pairs") || !strcmp(key, "watermark")) {
             uint64_t v;
             if (parse_u64(val, &v)) {
-                mnw_err_set(e, "%s:%d: %s '%s' is not a number", path, ln, key, val);
+                mnw_err_set(e, "%s:%d: %s '%.60s' is not a number", path, ln, key, val);
                 goto bad;
             }
             if (key[0] == 's') b->sequences = v, have_seq = 1;
@@ -230,24 +470,68 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
             *s2 = '\0';
             if (mnw_bookmark_set(b, val, s2 + 1, e)) goto bad_line;
         } else if (!strcmp(key, "output")) {
-            char *s2 = strchr(val, ' ');
+            /* version 1: FILE BYTES; version 2: FILE BYTES CRC */
+            char *s2 = strchr(val, ' '), *s3 = s2 ? strchr(s2 + 1, ' ') : NULL;
             uint64_t v;
-            if (!s2 || (*s2 = '\0', parse_u64(s2 + 1, &v))) {
-                mnw_err_set(e, "%s:%d: expected \"output FILE BYTES\"", path, ln);
+            if (s2) *s2 = '\0';
+            if (s3) *s3 = '\0';
+            if (!s2 || (b->version == 1) != !s3 || parse_u64(s2 + 1, &v) ||
+                (s3 && parse_hex8(s3 + 1, strlen(s3 + 1), &want_crc))) {
+                mnw_err_set(e, "%s:%d: expected \"output FILE BYTES%s\"", path, ln,
+                            b->version == 1 ? "" : " CRC-32 (8 hex digits)");
                 goto bad;
             }
             if (mnw_bookmark_output(b, val, v, e)) goto bad_line;
+            if (b->version == 2) want_blocks = b->nout - 1;
+        } else if (!strcmp(key, "blocks")) {
+            if (want_blocks < 0) {
+                mnw_err_set(e, "%s:%d: a blocks line must follow its output line", path, ln);
+                goto bad;
+            }
+            const int k = want_blocks;
+            char *s2 = strchr(val, ' ');
+            if (s2) *s2 = '\0';
+            if (strcmp(val, b->out_name[k])) {
+                mnw_err_set(e, "%s:%d: expected \"blocks %s SIZE CRC...\" after the output line", path, ln,
+                            b->out_name[k]);
+                goto bad;
+            }
+            char *p = s2 ? s2 + 1 : NULL, *q = p ? strchr(p, ' ') : NULL;
+            uint64_t block;
+            if (q) *q = '\0';
+            if (!p || parse_u64(p, &block)) {
+                mnw_err_set(e, "%s:%d: expected \"blocks %s SIZE CRC...\"", path, ln, b->out_name[k]);
+                goto bad;
+            }
+            uint32_t crcs[MNW_SUM_MAX_BLOCKS];
+            uint32_t nb = 0;
+            for (p = q ? q + 1 : NULL; p; p = q ? q + 1 : NULL) {
+                q = strchr(p, ' ');
+                size_t wl = q ? (size_t)(q - p) : strlen(p);
+                if (nb == MNW_SUM_MAX_BLOCKS || parse_hex8(p, wl, &crcs[nb])) {
+                    mnw_err_set(e, "%s:%d: block checksum %u of %s: %s", path, ln, nb + 1, b->out_name[k],
+                                nb == MNW_SUM_MAX_BLOCKS ? "too many blocks" : "not 8 hex digits");
+                    goto bad;
+                }
+                nb++;
+            }
+            mnw_sum *s = mnw_xmalloc(sizeof *s);
+            const char *why;
+            if (mnw_sum_set(s, b->out_bytes[k], want_crc, block, crcs, nb, &why)) {
+                free(s);
+                mnw_err_set(e, "%s:%d: the checksums of %s (%llu bytes, blocks of %llu): %s", path, ln,
+                            b->out_name[k], (unsigned long long)b->out_bytes[k], (unsigned long long)block, why);
+                goto bad;
+            }
+            b->out_sum[k] = s;
+            want_blocks = -1;
         } else {
             mnw_err_set(e, "%s:%d: unknown key '%.60s'", path, ln, key);
             goto bad;
         }
     }
-    if (ferror(f)) {
-        mnw_err_set(e, "%s: %s", path, strerror(errno));
-        goto bad;
-    }
-    fclose(f);
-    f = NULL;
+    free(text);
+    text = NULL;
     if (!have_end) {
         mnw_err_set(e, "%s:%d: no end line (a truncated bookmark?)", path, ln + 1);
         goto bad;
@@ -263,6 +547,24 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
                     path, b->sequences, b->pairs, b->watermark);
         goto bad;
     }
+    /* the CLD only moves the watermark by whole work lists (the last may be
+     * shorter): anything else was not written by mnw */
+    const char *ws = mnw_bookmark_get(b, "worklist-size");
+    if (ws) {
+        uint64_t wl;
+        if (parse_u64(ws, &wl) || wl == 0) {
+            mnw_err_set(e, "%s: setting worklist-size '%.40s' is not a positive number: this bookmark was not written "
+                           "by mnw",
+                        path, ws);
+            goto bad;
+        }
+        if (b->watermark != 0 && b->watermark != b->pairs && b->watermark % wl) {
+            mnw_err_set(e, "%s: watermark %" PRIu64 " is not at a work-list boundary (worklist-size %" PRIu64
+                           "): this bookmark was not written by mnw",
+                        path, b->watermark, wl);
+            goto bad;
+        }
+    }
     return 0;
 bad_line: {
     char msg[256];
@@ -270,7 +572,7 @@ bad_line: {
     mnw_err_set(e, "%s:%d: %s", path, ln, msg);
 }
 bad:
-    if (f) fclose(f);
+    free(text);
     mnw_bookmark_free(b);
     return -1;
 }

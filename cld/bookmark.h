@@ -1,29 +1,39 @@
 /* bookmark.h - the bookmark of a run (OUTDIR/mnw.bookmark): what a resumed
- * run needs to continue exactly where an interrupted one stopped. Text, one
+ * run needs to continue exactly where an interrupted one stopped, and the
+ * checksums that prove its outputs hold what the run wrote. Text, one
  * "key value" per line (docs/RESUME.md):
  *
- *   mnw-bookmark 1
+ *   mnw-bookmark 2
  *   input-hash <32 hex digits>     the sequences (ids and bases, in order)
  *   sequences <n>
  *   pairs <n (n - 1) / 2>
  *   setting <key> <value>          every setting that changes the outputs
  *   watermark <k>                  pairs 0 .. k-1 are in the outputs
- *   output <file> <bytes>          each output's length at the watermark
+ *   output <file> <bytes> <crc>    each output's length at the watermark and
+ *                                  the CRC-32 of those bytes (8 hex digits)
+ *   blocks <file> <size> <crc>...  right after its output line: the CRC-32 of
+ *                                  each whole block of <size> bytes (below)
  *   end <8 hex digits>             CRC-32 of every byte above this line
+ *
+ * Version 1 (mnw before the output checksums) has "output <file> <bytes>"
+ * and no blocks lines; it is still read (out_sum[] is then NULL: lengths
+ * only).
  *
  * The CRC and the "end" line make a torn or edited bookmark an error
  * (never a silent resume from a wrong place). Writing is atomic: a
  * temporary file in OUTDIR, fsync, rename over mnw.bookmark, fsync of the
  * directory; a crash at any moment leaves the previous bookmark or the new
- * one, whole.
+ * one, whole. Reading never blocks: a FIFO, a directory or a device in its
+ * place is an error naming the file.
  *
- * Ownership: a mnw_bookmark owns its settings strings (mnw_bookmark_free).
- * Thread-safety: plain data and functions of their arguments; one writer
- * per OUTDIR (the CLD).
+ * Ownership: a mnw_bookmark owns its settings strings and output sums
+ * (mnw_bookmark_free). Thread-safety: plain data and functions of their
+ * arguments; one writer per OUTDIR (the CLD).
  */
 #ifndef MNW_BOOKMARK_H
 #define MNW_BOOKMARK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "seq.h"
@@ -32,23 +42,71 @@
 #define MNW_BOOKMARK_FILE "mnw.bookmark"
 #define MNW_BOOKMARK_MAX_SET 64
 #define MNW_BOOKMARK_MAX_OUT 8
+#define MNW_BOOKMARK_MAX_BYTES (1 << 20) /* a larger file is not a bookmark */
+
+/* ---- output checksums ----
+ * The running checksums of one output: the CRC-32 (zlib's) of all its bytes
+ * and of each whole block. Blocks start at MNW_SUM_BLOCK bytes; when there
+ * are MNW_SUM_MAX_BLOCKS of them, neighbours merge (crc32_combine) and the
+ * block size doubles, so an output has fewer than MNW_SUM_MAX_BLOCKS whole
+ * blocks (9 KB of bookmark text at most) and a damaged byte is located to
+ * within 1/512 of the file, or 1 MiB for files below 1 GiB. The block CRCs
+ * only say where; the whole-file CRC decides. A plain value (copyable). */
+#define MNW_SUM_BLOCK 1048576u
+#define MNW_SUM_MIN_BLOCK 4096u /* what a bookmark may hold (tests use small blocks) */
+#define MNW_SUM_MAX_BLOCKS 1024u
+typedef struct {
+    uint64_t bytes;   /* bytes summed */
+    uint64_t block;   /* block size, a power of 2 */
+    uint32_t nblocks; /* whole blocks: bytes / block, < MNW_SUM_MAX_BLOCKS */
+    uint32_t prefix;  /* CRC-32 of the whole blocks together */
+    uint32_t part;    /* CRC-32 of the bytes after them */
+    uint32_t blocks[MNW_SUM_MAX_BLOCKS]; /* CRC-32 of each whole block */
+} mnw_sum;
+
+/* Empty, with blocks of `block` bytes (a power of 2, >= MNW_SUM_MIN_BLOCK). */
+void mnw_sum_init(mnw_sum *s, uint64_t block);
+/* Adds n bytes; merges blocks when MNW_SUM_MAX_BLOCKS are whole. */
+void mnw_sum_add(mnw_sum *s, const void *p, size_t n);
+/* The CRC-32 of every byte added. */
+uint32_t mnw_sum_crc(const mnw_sum *s);
+/* The state after `bytes` bytes whose CRC-32 is crc and whose whole blocks
+ * of `block` bytes have the n CRCs in blocks (a bookmark's values), so that
+ * mnw_sum_add continues from there. -1 when they cannot belong together
+ * (block size, count; the CRCs of a whole number of blocks must combine to
+ * crc): what = why, for a message. */
+int mnw_sum_set(mnw_sum *s, uint64_t bytes, uint32_t crc, uint64_t block, const uint32_t *blocks, uint32_t n,
+                const char **what);
+/* Sums the first `len` bytes of the open file fd (path for messages) from
+ * offset 0 into s, which the caller initialised (the block size): one
+ * sequential read, without blocking on a FIFO. 0, or -1 with e set (a read
+ * error, or the file ends before len). */
+int mnw_sum_fd(int fd, const char *path, uint64_t len, mnw_sum *s, mnw_err *e);
+/* "a regular file", "a FIFO", "a directory", ... for a st_mode. */
+const char *mnw_file_kind(unsigned mode);
 
 typedef struct {
     char input_hash[33];
     uint64_t sequences, pairs, watermark;
     int nset;
     char *set_key[MNW_BOOKMARK_MAX_SET], *set_val[MNW_BOOKMARK_MAX_SET];
+    int version; /* of the file read (1: no output checksums); 0: not read */
     int nout;
     char *out_name[MNW_BOOKMARK_MAX_OUT];
     uint64_t out_bytes[MNW_BOOKMARK_MAX_OUT];
+    mnw_sum *out_sum[MNW_BOOKMARK_MAX_OUT]; /* NULL: no checksums (version 1) */
 } mnw_bookmark;
 
 void mnw_bookmark_init(mnw_bookmark *b);
 void mnw_bookmark_free(mnw_bookmark *b);
 /* Adds a setting / an output (copies the strings). Keys and file names are
- * one word; values may hold spaces but no newline. 0, or -1 with e set. */
+ * one word; values may hold spaces but no newline. An output added with
+ * mnw_bookmark_output has a length only (what version 1 held); with
+ * mnw_bookmark_output_sum, its length and checksums (a copy of sum, whose
+ * bytes is the length). 0, or -1 with e set. */
 int mnw_bookmark_set(mnw_bookmark *b, const char *key, const char *val, mnw_err *e);
 int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_err *e);
+int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *sum, mnw_err *e);
 /* The value of a setting, or NULL. */
 const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key);
 
@@ -56,11 +114,16 @@ const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key);
  * hex digits (out: 33 bytes). Not cryptographic: it tells runs apart. */
 void mnw_bookmark_input_hash(const mnw_seqset *s, char out[33]);
 
-/* Writes dir/mnw.bookmark atomically (above). 0, or -1 with e set. */
+/* Writes dir/mnw.bookmark atomically (above): version 2, or version 1 when
+ * no output has a sum (what was read from one); outputs with and without
+ * sums together are refused. 0, or -1 with e set. */
 int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e);
 /* Reads and checks a bookmark; errors name the file and line (a missing
- * file, a bad line, a missing key, a CRC that does not match, a watermark
- * beyond the pairs). 0, or -1 with e set; *b is left initialised. */
+ * file, one that is not a regular file, a bad line, a missing key, a CRC
+ * that does not match, a watermark beyond the pairs or, when the bookmark
+ * has the worklist-size setting, not at a work-list boundary; output sums
+ * that cannot belong together). 0, or -1 with e set; *b is left
+ * initialised. */
 int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e);
 
 #endif

@@ -40,13 +40,21 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
     if (!c->dir) return 0;
     double now = mnw_now();
     if (!force && (c->watermark == c->bm_mark || now - c->bm_last < c->bm_every)) return 0;
-    if (mnw_writer_sync(c->w, e)) return -1;
+    /* on disk, and still the files this run wrote (not deleted, replaced,
+     * cut or appended to by something else): else no bookmark, the one
+     * before stays */
+    if (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e)) return -1;
     mnw_bookmark *b = c->bm;
     b->watermark = c->watermark;
     for (int o = 0, k = 0; o < MNW_NOUT; o++) {
         if (!c->w->enabled[o]) continue;
-        if (k < b->nout) b->out_bytes[k] = c->w->bytes[o];
-        else if (mnw_bookmark_output(b, mnw_out_name[o], c->w->bytes[o], e)) return -1;
+        if (k < b->nout) {
+            b->out_bytes[k] = c->w->bytes[o];
+            if (!b->out_sum[k]) b->out_sum[k] = mnw_xmalloc(sizeof *b->out_sum[k]);
+            *b->out_sum[k] = c->w->sum[o]; /* the CRC of exactly the bytes counted */
+        } else if (mnw_bookmark_output_sum(b, mnw_out_name[o], &c->w->sum[o], e)) {
+            return -1;
+        }
         k++;
     }
     if (mnw_bookmark_write(c->dir, b, e)) return -1;

@@ -6,9 +6,11 @@
  * `window` results wait in memory however slow one node is (docs/ARCHITECTURE.md).
  * It also keeps the run's bookmark (bookmark.h, docs/RESUME.md): after
  * results are written, at most every `every` seconds, and when the last
- * pair is written, it flushes and fsyncs the outputs and then replaces the
- * bookmark with the new watermark and output lengths, so a bookmark never
- * counts a byte that is not on disk.
+ * pair is written, it flushes and fsyncs the outputs, checks that they are
+ * still the files written and of the length written (mnw_writer_check),
+ * and then replaces the bookmark with the new watermark and the outputs'
+ * lengths and checksums, so a bookmark never counts a byte that is not on
+ * disk, nor a file that was deleted, replaced or cut.
  * Ownership: the CLD takes ownership of every result passed to
  * mnw_cld_accept; it borrows the writer and the bookmark. Thread-safety: one thread (the comm thread of rank 0).
  */
@@ -45,7 +47,9 @@ void mnw_cld_start_at(mnw_cld *c, uint64_t watermark);
 void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every);
 /* Writes the bookmark now if `force`, or if `every` seconds passed and the
  * watermark moved. 0, or -1 with e set (an output or the bookmark could
- * not be written). */
+ * not be written, or an output is not what this run wrote: then no
+ * bookmark is written and the one before stays). Also after
+ * mnw_writer_close (the last bookmark). */
 int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e);
 /* Stop handing out lists (a stop signal); results of lists out still count. */
 void mnw_cld_stop(mnw_cld *c);

@@ -2,9 +2,14 @@
 #include "resume.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "verify.h"
 
 /* A result-changing setting: its bookmark key (an option name) and the
  * options that set it. */
@@ -104,17 +109,49 @@ int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mn
         if (k == b->nout)
             return mnw_err_set(e, "%s/%s: %s lists no length for this output", outdir, mnw_out_name[o],
                                MNW_BOOKMARK_FILE);
-        char path[4200];
+        char path[4200], n1[32];
         snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[o]);
-        struct stat sb;
-        if (stat(path, &sb))
+        const uint64_t len = b->out_bytes[k];
+        /* never blocks: a FIFO or a device in its place is refused */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
             return mnw_err_set(e, "%s: %s; the bookmark says it holds %llu bytes: cannot resume (start again with --force)",
-                               path, strerror(errno), (unsigned long long)b->out_bytes[k]);
-        if ((uint64_t)sb.st_size < b->out_bytes[k])
+                               path, strerror(errno), (unsigned long long)len);
+        struct stat sb;
+        if (fstat(fd, &sb) != 0) {
+            int er = errno;
+            close(fd);
+            return mnw_err_set(e, "%s: %s", path, strerror(er));
+        }
+        if (!S_ISREG(sb.st_mode)) {
+            close(fd);
+            return mnw_err_set(e, "%s: is not a regular file (%s): cannot resume", path, mnw_file_kind(sb.st_mode));
+        }
+        if ((uint64_t)sb.st_size < len) {
+            close(fd);
             return mnw_err_set(e, "%s: %llu bytes, shorter than the %llu the bookmark says were written: the file was "
                                   "cut or replaced after the bookmark; cannot resume (start again with --force)",
-                               path, (unsigned long long)sb.st_size, (unsigned long long)b->out_bytes[k]);
-        bytes[o] = b->out_bytes[k];
+                               path, (unsigned long long)sb.st_size, (unsigned long long)len);
+        }
+        if (!b->out_sum[k]) {
+            close(fd);
+            LOG_WARN("%s: the bookmark (of an mnw from before output checksums) holds no checksum of it: only its "
+                     "length (%s bytes) is checked",
+                     path, mnw_verify_count(len, n1));
+        } else {
+            mnw_verify_diff d;
+            int rc = mnw_verify_fd(fd, path, b->out_sum[k], &d, e);
+            close(fd);
+            if (rc) return -1;
+            if (!d.same) {
+                char what[160];
+                mnw_verify_describe(&d, what, sizeof what);
+                return mnw_err_set(e, "%s: %s (the checksums in %s): the file was changed after it was written; cannot "
+                                      "resume (mnw verify %s checks every output; start again with --force)",
+                                   path, what, MNW_BOOKMARK_FILE, outdir);
+            }
+        }
+        bytes[o] = len;
     }
     return 0;
 }

@@ -30,10 +30,13 @@ int mnw_resume_put_settings(const mnw_opts *o, const char *input_path, mnw_bookm
  * 0, or -1 with e set. */
 int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw_err *e);
 
-/* Checks the outputs in outdir against b: every output sp enables is in b
- * and none is shorter than b says (longer is normal: written after the
- * bookmark). Fills bytes[] with b's lengths for mnw_writer_reopen.
- * 0, or -1 with e set (nothing is changed). */
+/* Checks the outputs in outdir against b: every output sp enables is in b,
+ * is a regular file (opened without blocking), is not shorter than b says
+ * (longer is normal: written after the bookmark), and its first bytes, as
+ * many as b says, give b's CRC-32s (one sequential read of each; a
+ * difference is named by byte range). A version-1 bookmark has no
+ * checksums: then lengths only, with a warning. Fills bytes[] with b's
+ * lengths for mnw_writer_reopen. 0, or -1 with e set (nothing is changed). */
 int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mnw_outspec *sp,
                              uint64_t bytes[MNW_NOUT], mnw_err *e);
 

@@ -2,28 +2,74 @@
 #include "writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
 
-static char *out_path(const char *outdir, int o)
+static int set_paths(mnw_writer *w, const char *outdir, int o, mnw_err *e)
 {
-    size_t len = strlen(outdir) + strlen(mnw_out_name[o]) + 2;
-    char *p = mnw_xmalloc(len);
-    snprintf(p, len, "%s/%s", outdir, mnw_out_name[o]);
-    return p;
+    if ((size_t)snprintf(w->outdir, sizeof w->outdir, "%s", outdir) >= sizeof w->outdir ||
+        (size_t)snprintf(w->path[o], sizeof w->path[o], "%s/%s", outdir, mnw_out_name[o]) >= sizeof w->path[o])
+        return mnw_err_set(e, "%.200s...: the output directory's path is too long", outdir);
+    return 0;
+}
+
+/* Opens output o with flags (O_CREAT|O_TRUNC for a new run) for appending:
+ * a regular file only (never blocks on a FIFO); records its identity. */
+static int open_out(mnw_writer *w, int o, int flags, mnw_err *e)
+{
+    const char *path = w->path[o];
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return mnw_err_set(e, "%s: is not a regular file (%s)", path, mnw_file_kind(st.st_mode));
+    int fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | flags, 0666);
+    if (fd < 0)
+        return mnw_err_set(e, "%s: cannot %s: %s", path, (flags & O_CREAT) ? "create" : "open", strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        int er = errno;
+        close(fd);
+        return mnw_err_set(e, "%s: %s", path, strerror(er));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return mnw_err_set(e, "%s: is not a regular file (%s)", path, mnw_file_kind(st.st_mode));
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    w->dev[o] = st.st_dev;
+    w->ino[o] = st.st_ino;
+    w->f[o] = fdopen(fd, "ab");
+    if (!w->f[o]) {
+        int er = errno;
+        close(fd);
+        return mnw_err_set(e, "%s: %s", path, strerror(er));
+    }
+    return 0;
+}
+
+/* Fault tests only: MNW_TEST_SUM_BLOCK=N (a power of 2, 4096 .. 1 MiB)
+ * starts the sums' blocks at N bytes, so that small test runs have many
+ * blocks (and merge them) as a 100 GB output does. */
+static uint64_t first_block(void)
+{
+    const char *s = getenv("MNW_TEST_SUM_BLOCK");
+    unsigned long long v = s ? strtoull(s, NULL, 10) : 0;
+    if (v >= MNW_SUM_MIN_BLOCK && v <= MNW_SUM_BLOCK && !(v & (v - 1))) return v;
+    return MNW_SUM_BLOCK;
 }
 
 int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, mnw_err *e)
 {
     memset(w, 0, sizeof *w);
+    const uint64_t block = first_block();
     for (int o = 0; o < MNW_NOUT; o++) {
         if (!sp->enabled[o]) continue;
-        w->path[o] = out_path(outdir, o);
+        if (set_paths(w, outdir, o, e)) return -1;
         w->enabled[o] = 1;
-        w->f[o] = fopen(w->path[o], "wb");
-        if (!w->f[o]) return mnw_err_set(e, "%s: cannot create: %s", w->path[o], strerror(errno));
+        mnw_sum_init(&w->sum[o], block);
+        if (open_out(w, o, O_CREAT | O_TRUNC, e)) return -1;
         mnw_buf head, gz;
         mnw_buf_init(&head);
         mnw_buf_init(&gz);
@@ -48,18 +94,43 @@ int mnw_writer_reopen(mnw_writer *w, const char *outdir, const mnw_outspec *sp, 
                       mnw_err *e)
 {
     memset(w, 0, sizeof *w);
-    for (int o = 0; o < MNW_NOUT; o++) {
+    char bmpath[MNW_WRITER_PATH_MAX + 32];
+    snprintf(bmpath, sizeof bmpath, "%s/%s", outdir, MNW_BOOKMARK_FILE);
+    mnw_bookmark bm;
+    if (mnw_bookmark_read(bmpath, &bm, e)) return -1;
+    int rc = 0;
+    for (int o = 0; o < MNW_NOUT && !rc; o++) {
         if (!sp->enabled[o]) continue;
-        w->path[o] = out_path(outdir, o);
+        if ((rc = set_paths(w, outdir, o, e))) break;
         w->enabled[o] = 1;
-        w->f[o] = fopen(w->path[o], "r+b");
-        if (!w->f[o]) return mnw_err_set(e, "%s: cannot open: %s", w->path[o], strerror(errno));
-        if (ftruncate(fileno(w->f[o]), (off_t)bytes[o]) != 0 || fseeko(w->f[o], (off_t)bytes[o], SEEK_SET) != 0)
-            return mnw_err_set(e, "%s: cannot cut to %llu bytes: %s", w->path[o], (unsigned long long)bytes[o],
-                               strerror(errno));
+        int k = 0;
+        while (k < bm.nout && strcmp(bm.out_name[k], mnw_out_name[o])) k++;
+        if (k == bm.nout || bm.out_bytes[k] != bytes[o]) {
+            rc = mnw_err_set(e, "%s: changed since this run checked it (%s): is another mnw writing %s?", bmpath,
+                             mnw_out_name[o], outdir);
+            break;
+        }
+        if ((rc = open_out(w, o, 0, e))) break;
+        if (bm.out_sum[k]) {
+            w->sum[o] = *bm.out_sum[k];
+        } else { /* a version-1 bookmark: the one read of the kept bytes */
+            int fd = open(w->path[o], O_RDONLY | O_CLOEXEC);
+            if (fd < 0) {
+                rc = mnw_err_set(e, "%s: cannot read: %s", w->path[o], strerror(errno));
+                break;
+            }
+            mnw_sum_init(&w->sum[o], MNW_SUM_BLOCK);
+            rc = mnw_sum_fd(fd, w->path[o], bytes[o], &w->sum[o], e);
+            close(fd);
+            if (rc) break;
+        }
+        if (ftruncate(fileno(w->f[o]), (off_t)bytes[o]) != 0)
+            rc = mnw_err_set(e, "%s: cannot cut to %llu bytes: %s", w->path[o], (unsigned long long)bytes[o],
+                             strerror(errno));
         w->bytes[o] = bytes[o];
     }
-    return 0;
+    mnw_bookmark_free(&bm);
+    return rc;
 }
 
 int mnw_writer_append(mnw_writer *w, int o, const char *data, size_t len, mnw_err *e)
@@ -67,6 +138,7 @@ int mnw_writer_append(mnw_writer *w, int o, const char *data, size_t len, mnw_er
     if (!w->f[o] || len == 0) return 0;
     if (fwrite(data, 1, len, w->f[o]) != len) return mnw_err_set(e, "%s: write failed: %s", w->path[o], strerror(errno));
     w->bytes[o] += len;
+    mnw_sum_add(&w->sum[o], data, len);
     return 0;
 }
 
@@ -75,6 +147,32 @@ int mnw_writer_sync(mnw_writer *w, mnw_err *e)
     for (int o = 0; o < MNW_NOUT; o++)
         if (w->f[o] && (fflush(w->f[o]) != 0 || fsync(fileno(w->f[o])) != 0))
             return mnw_err_set(e, "%s: write failed: %s", w->path[o], strerror(errno));
+    return 0;
+}
+
+int mnw_writer_check(mnw_writer *w, mnw_err *e)
+{
+    for (int o = 0; o < MNW_NOUT; o++) {
+        if (!w->enabled[o]) continue;
+        const char *path = w->path[o];
+        struct stat st;
+        const char *after = "; no bookmark is written past this point (mnw verify";
+        if (stat(path, &st) != 0) {
+            if (errno == ENOENT)
+                return mnw_err_set(e, "%s was deleted during the run%s %s tells what the last one still holds)", path,
+                                   after, w->outdir);
+            return mnw_err_set(e, "%s: cannot check: %s", path, strerror(errno));
+        }
+        if (st.st_dev != w->dev[o] || st.st_ino != w->ino[o])
+            return mnw_err_set(e, "%s was replaced by another file during the run (not the file this run wrote)%s %s "
+                                  "tells what the last one still holds)",
+                               path, after, w->outdir);
+        if ((uint64_t)st.st_size != w->bytes[o])
+            return mnw_err_set(e, "%s is %llu bytes, but this run wrote %llu: it was cut or written to by something "
+                                  "else during the run%s %s tells what the last one still holds)",
+                               path, (unsigned long long)st.st_size, (unsigned long long)w->bytes[o], after,
+                               w->outdir);
+    }
     return 0;
 }
 
@@ -88,8 +186,6 @@ int mnw_writer_close(mnw_writer *w, mnw_err *e)
         }
         if (fclose(w->f[o]) != 0 && !rc) rc = mnw_err_set(e, "%s: close failed: %s", w->path[o], strerror(errno));
         w->f[o] = NULL;
-        free(w->path[o]);
-        w->path[o] = NULL;
     }
     return rc;
 }

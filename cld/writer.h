@@ -1,32 +1,65 @@
 /* writer.h - the output files of a run in OUTDIR, appended in pair order.
- * Ownership: the writer owns its FILE handles. Thread-safety: used by the
- * CLD's thread only. */
+ *
+ * Every output is opened in append mode (O_APPEND): if something else cuts
+ * a file during the run, the next bytes land at its new end and its size no
+ * longer matches (never a hole of NUL bytes that looks whole). The writer
+ * records each file's device and inode when it opens it and keeps a running
+ * CRC-32 of every byte written, whole and per block (mnw_sum, bookmark.h),
+ * which the CLD puts in the bookmark. mnw_writer_check tells whether the
+ * files in OUTDIR are still the ones written, of the length written.
+ *
+ * Ownership: the writer owns its FILE handles; paths, lengths, identities
+ * and sums are kept in the struct (also after mnw_writer_close, which frees
+ * everything: there is no other free). Thread-safety: used by the CLD's
+ * thread only (rank 0's comm thread; main before and after the run).
+ */
 #ifndef MNW_WRITER_H
 #define MNW_WRITER_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
+#include "bookmark.h"
 #include "output.h"
 #include "util.h"
 
+#define MNW_WRITER_PATH_MAX 4200
+
 typedef struct {
     FILE *f[MNW_NOUT];
-    char *path[MNW_NOUT];
+    char path[MNW_NOUT][MNW_WRITER_PATH_MAX]; /* OUTDIR/name (kept after close) */
+    char outdir[MNW_WRITER_PATH_MAX];
     uint64_t bytes[MNW_NOUT];
     int enabled[MNW_NOUT]; /* the outputs of this run (kept after close) */
+    dev_t dev[MNW_NOUT];   /* the file opened (kept after close) */
+    ino_t ino[MNW_NOUT];
+    mnw_sum sum[MNW_NOUT]; /* of the bytes[o] bytes written */
 } mnw_writer;
 
 /* Creates (truncates) the enabled outputs in outdir and writes their heads
- * (the pairs.tsv header as its own gzip member). */
+ * (the pairs.tsv header as its own gzip member). An output path that exists
+ * and is not a regular file is refused. Blocks of the sums start at
+ * MNW_SUM_BLOCK bytes (tests only: MNW_TEST_SUM_BLOCK, a power of 2 from
+ * 4096 to 1 MiB). 0, or -1 with e set naming the file. */
 int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, mnw_err *e);
-/* For a resumed run: opens the enabled outputs (which must exist), cuts
- * each to bytes[o] (its length at the bookmark) and appends from there. */
+/* For a resumed run: reads outdir/mnw.bookmark again, whose lengths must be
+ * bytes[] (what mnw_resume_check_outputs checked), opens the enabled
+ * outputs (regular files that exist, without blocking on anything else),
+ * cuts each to bytes[o] and appends from there; the sums continue from the
+ * bookmark's (a version-1 bookmark has none: then the first bytes[o] bytes
+ * are read once to compute them). 0, or -1 with e set. */
 int mnw_writer_reopen(mnw_writer *w, const char *outdir, const mnw_outspec *sp, const uint64_t bytes[MNW_NOUT],
                       mnw_err *e);
 int mnw_writer_append(mnw_writer *w, int out, const char *data, size_t len, mnw_err *e);
 /* Flush and fsync every open file: what bytes[] counts is on disk. */
 int mnw_writer_sync(mnw_writer *w, mnw_err *e);
-/* Flush, fsync and close every file (bytes[] stays). */
+/* After mnw_writer_sync or mnw_writer_close: each enabled output must still
+ * exist in OUTDIR as the file this writer opened (device and inode) and be
+ * exactly bytes[o] long. 0, or -1 with e naming the file and what happened
+ * (deleted, replaced by another file, cut or written to by something else). */
+int mnw_writer_check(mnw_writer *w, mnw_err *e);
+/* Flush, fsync and close every file (bytes[], paths, identities and sums
+ * stay for mnw_writer_check and the last bookmark). */
 int mnw_writer_close(mnw_writer *w, mnw_err *e);
 
 #endif

@@ -34,6 +34,7 @@
 #include "sig.h"
 #include "slurm.h"
 #include "status.h"
+#include "verify.h"
 #include "wire.h"
 #include "writer.h"
 
@@ -670,6 +671,7 @@ int main(int argc, char **argv)
 {
     open_std_fds();
     if (argc > 1 && !strcmp(argv[1], "status")) return mnw_status_main(argc - 1, argv + 1); /* no MPI */
+    if (argc > 1 && !strcmp(argv[1], "verify")) return mnw_verify_main(argc - 1, argv + 1); /* no MPI */
     mnw_err e;
     if (mnw_mpi_init(&argc, &argv, &e)) {
         fprintf(stderr, "mnw: %s\n", e.msg);

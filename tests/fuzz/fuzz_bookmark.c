@@ -12,7 +12,10 @@
  *  - an accepted bookmark is consistent: input-hash is 32 lower-case hex
  *    digits, pairs = sequences (sequences - 1) / 2 exactly (computed in 128
  *    bits), watermark <= pairs, settings of one-word keys and one-line
- *    values, outputs of one-word names without '/';
+ *    values, outputs of one-word names without '/'; output checksums
+ *    (version 2) of the output's length: a power-of-2 block size from 4096,
+ *    length / block whole blocks, fewer than MNW_SUM_MAX_BLOCKS, and state
+ *    (prefix, part) that gives back the CRC read; version 1 has none;
  *  - it round-trips: mnw_bookmark_write of what was read, read back, gives
  *    the same bookmark field for field, and writing that one gives the same
  *    bytes again.
@@ -56,8 +59,20 @@ static void check_consistent(const mnw_bookmark *b)
     for (int k = 0; k < b->nset; k++)
         fz_check(*b->set_key[k] && !strpbrk(b->set_key[k], " \t\r\n") && !strpbrk(b->set_val[k], "\r\n"),
                  "setting '%s' = '%s'", b->set_key[k], b->set_val[k]);
-    for (int k = 0; k < b->nout; k++)
+    for (int k = 0; k < b->nout; k++) {
         fz_check(*b->out_name[k] && !strpbrk(b->out_name[k], " \t\r\n/"), "output '%s'", b->out_name[k]);
+        const mnw_sum *s = b->out_sum[k];
+        fz_check((b->version == 1) == !s, "version %d, output %s %s checksums", b->version, b->out_name[k],
+                 s ? "with" : "without");
+        if (!s) continue;
+        fz_check(s->bytes == b->out_bytes[k] && s->block >= MNW_SUM_MIN_BLOCK && !(s->block & (s->block - 1)) &&
+                     s->nblocks == s->bytes / s->block && s->nblocks < MNW_SUM_MAX_BLOCKS,
+                 "output %s: %llu bytes, blocks of %llu, %u blocks", b->out_name[k], (unsigned long long)s->bytes,
+                 (unsigned long long)s->block, s->nblocks);
+        uint32_t prefix = 0;
+        for (uint32_t i = 0; i < s->nblocks; i++) prefix = (uint32_t)crc32_combine(prefix, s->blocks[i], (z_off_t)s->block);
+        fz_check(prefix == s->prefix, "output %s: the prefix is not the blocks combined", b->out_name[k]);
+    }
 }
 
 static int same(const mnw_bookmark *a, const mnw_bookmark *b)
@@ -67,8 +82,15 @@ static int same(const mnw_bookmark *a, const mnw_bookmark *b)
         return 0;
     for (int k = 0; k < a->nset; k++)
         if (strcmp(a->set_key[k], b->set_key[k]) || strcmp(a->set_val[k], b->set_val[k])) return 0;
-    for (int k = 0; k < a->nout; k++)
+    for (int k = 0; k < a->nout; k++) {
         if (strcmp(a->out_name[k], b->out_name[k]) || a->out_bytes[k] != b->out_bytes[k]) return 0;
+        const mnw_sum *x = a->out_sum[k], *y = b->out_sum[k];
+        if (!x != !y) return 0;
+        if (x && (mnw_sum_crc(x) != mnw_sum_crc(y) || x->block != y->block || x->nblocks != y->nblocks ||
+                  x->prefix != y->prefix || x->part != y->part ||
+                  memcmp(x->blocks, y->blocks, x->nblocks * sizeof *x->blocks)))
+            return 0;
+    }
     return 1;
 }
 

@@ -259,7 +259,7 @@ cp keep/mnw.bookmark part/
 head -c 200 keep/mnw.bookmark > part/mnw.bookmark
 refused "a truncated bookmark" 1 "part/mnw.bookmark:" part --resume part
 cp keep/mnw.bookmark part/
-bytes=$(sed -n 's/^output pairs.tsv.gz //p' part/mnw.bookmark)
+bytes=$(sed -n 's/^output pairs.tsv.gz \([0-9]*\).*/\1/p' part/mnw.bookmark)
 head -c $((bytes - 1)) keep/pairs.tsv.gz > part/pairs.tsv.gz
 refused "an output shorter than the bookmark says" 1 "part/pairs.tsv.gz: $((bytes - 1)) bytes, shorter than the $bytes" part --resume part
 cp keep/pairs.tsv.gz part/

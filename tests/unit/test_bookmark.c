@@ -1,17 +1,31 @@
 /* test_bookmark.c - OUTDIR/mnw.bookmark (cld/bookmark.h): a write reads
- * back exactly; every truncation, a changed byte, an unknown or missing
- * key, numbers that do not fit together and a missing file are errors that
- * name the file (and line); a stale temporary file from a crash changes
- * nothing; the input fingerprint tells sets apart and repeats for equal
- * ones. */
+ * back exactly, the output checksums (whole and per block) included; every
+ * truncation, a changed byte, an unknown or missing key, numbers that do
+ * not fit together, a watermark off the work-list boundaries, bad checksum
+ * fields, a missing file and a FIFO in its place are errors that name the
+ * file (and line), promptly; a version-1 bookmark (lengths only) is still
+ * read; a stale temporary file from a crash changes nothing; the input
+ * fingerprint tells sets apart and repeats for equal ones. Also the
+ * running checksums (mnw_sum: pieces, merges, continuing from a bookmark),
+ * the writer's check of its files (deleted, replaced, cut: append mode
+ * leaves no hole), its resume from a bookmark, and the check of outputs
+ * against the checksums that --resume and mnw verify make (cld/writer.h,
+ * cld/resume.h, cld/verify.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "bookmark.h"
+#include "resume.h"
 #include "tap.h"
+#include "verify.h"
+#include "writer.h"
 
 static char dir[256];
 
@@ -31,6 +45,22 @@ static void spit(const char *path, const char *buf, size_t n)
     fclose(f);
 }
 
+/* the sums of a 123,456,789,012-byte output (919 blocks of 128 MiB, CRCs
+ * made up) and of a 42-byte one (the CRC of "42 bytes...") */
+static mnw_sum big_sum, small_sum;
+static const char small_data[] = "forty-two bytes of an output, more or less";
+
+static void make_sums(void)
+{
+    uint32_t crcs[919];
+    for (uint32_t i = 0; i < 919; i++) crcs[i] = 0x9e3779b9u * (i + 1);
+    const char *why = "";
+    if (mnw_sum_set(&big_sum, 123456789012ull, 0xdeadbeefu, (uint64_t)1 << 27, crcs, 919, &why))
+        T_OK(0, "sample sums: %s", why);
+    mnw_sum_init(&small_sum, MNW_SUM_BLOCK);
+    mnw_sum_add(&small_sum, small_data, 42);
+}
+
 static void sample(mnw_bookmark *b, uint64_t wm)
 {
     mnw_err e;
@@ -41,8 +71,374 @@ static void sample(mnw_bookmark *b, uint64_t wm)
     b->watermark = wm;
     mnw_bookmark_set(b, "match", "2", &e);
     mnw_bookmark_set(b, "identity", "mothur onegap countends", &e);
-    mnw_bookmark_output(b, "pairs.tsv.gz", 123456789012ull, &e);
-    mnw_bookmark_output(b, "dist.column.gz", 42, &e);
+    mnw_bookmark_output_sum(b, "pairs.tsv.gz", &big_sum, &e);
+    mnw_bookmark_output_sum(b, "dist.column.gz", &small_sum, &e);
+}
+
+/* text + "end <crc>\n" into path (a bookmark that passes its checksum) */
+static void spit_crc(const char *path, const char *text)
+{
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%send %08lx\n", text, (unsigned long)crc32(0L, (const Bytef *)text, (uInt)strlen(text)));
+    spit(path, buf, strlen(buf));
+}
+
+static const char head_v1[] = "mnw-bookmark 1\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\n"
+                              "pairs 19900\nsetting worklist-size 500\nwatermark 1500\n";
+static const char head_v2[] = "mnw-bookmark 2\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\n"
+                              "pairs 19900\nsetting worklist-size 500\nwatermark 1500\n";
+
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char m[] = "not ok - reading a FIFO bookmark hung (no answer in 10 s)\n";
+    if (write(1, m, sizeof m - 1)) {}
+    _exit(1);
+}
+
+/* the version-1 form, bad checksum fields, the work-list boundary, a FIFO */
+static void test_format(const char *path)
+{
+    mnw_bookmark r;
+    mnw_err e;
+    char t[8192];
+
+    snprintf(t, sizeof t, "%soutput pairs.tsv.gz 1234\noutput dist.column.gz 42\n", head_v1);
+    spit_crc(path, t);
+    T_OK(mnw_bookmark_read(path, &r, &e) == 0 && r.version == 1 && r.nout == 2 && r.out_bytes[0] == 1234 &&
+             !r.out_sum[0] && !r.out_sum[1],
+         "a version-1 bookmark (output FILE BYTES) is read: lengths, no checksums");
+    char p2[600];
+    snprintf(p2, sizeof p2, "%s.dir", path);
+    mkdir(p2, 0755);
+    T_OK(mnw_bookmark_write(p2, &r, &e) == 0, "written back as it was read");
+    mnw_bookmark_free(&r);
+    snprintf(p2 + strlen(p2), sizeof p2 - strlen(p2), "/%s", MNW_BOOKMARK_FILE);
+    char back[8192];
+    size_t nb = slurp(p2, back, sizeof back - 1);
+    back[nb] = '\0';
+    T_OK(strstr(back, "mnw-bookmark 1\n") == back && strstr(back, "\noutput pairs.tsv.gz 1234\n"),
+         "a bookmark without checksums is written as version 1");
+    unlink(p2);
+    p2[strlen(p2) - strlen(MNW_BOOKMARK_FILE) - 1] = '\0';
+    rmdir(p2);
+
+    struct {
+        const char *head, *lines, *want, *what;
+    } bad[] = {
+        {head_v2, "output pairs.tsv.gz 1234\n", ":7: expected \"output FILE BYTES CRC-32", "version 2 without the CRC"},
+        {head_v1, "output pairs.tsv.gz 1234 0badc0de\n", ":7: expected \"output FILE BYTES\"", "version 1 with a CRC"},
+        {head_v2, "output pairs.tsv.gz 1234 0BADC0DE\nblocks pairs.tsv.gz 4096\n", ":7: expected", "upper-case hex"},
+        {head_v2, "output pairs.tsv.gz 1234 badc0de\nblocks pairs.tsv.gz 4096\n", ":7: expected", "7 hex digits"},
+        {head_v2, "output pairs.tsv.gz 1234 0badc0de0\nblocks pairs.tsv.gz 4096\n", ":7: expected", "9 hex digits"},
+        {head_v2, "output pairs.tsv.gz 1234 0badc0de x\nblocks pairs.tsv.gz 4096\n", ":7: expected", "a fourth field"},
+        {head_v2, "output pairs.tsv.gz 1234 0badc0de\n", ":8: expected \"blocks pairs.tsv.gz", "no blocks line"},
+        {head_v2, "output pairs.tsv.gz 1234 0badc0de\nblocks dist.column.gz 4096\n", ":8: expected \"blocks pairs.tsv.gz",
+         "a blocks line of another file"},
+        {head_v2, "blocks pairs.tsv.gz 4096\n", ":7: a blocks line must follow", "a blocks line alone"},
+        {head_v2, "output pairs.tsv.gz 8192 0badc0de\nblocks pairs.tsv.gz 4096 00000001\n", "count of block checksums",
+         "one block CRC where 8192 bytes make two"},
+        {head_v2, "output pairs.tsv.gz 8192 0badc0de\nblocks pairs.tsv.gz 4096 00000001 00000002\n",
+         "do not combine to the output's checksum", "block CRCs that do not combine to the whole CRC"},
+        {head_v2, "output pairs.tsv.gz 100 0badc0de\nblocks pairs.tsv.gz 4000\n", "not a power of 2",
+         "a block size that is not a power of 2"},
+        {head_v2, "output pairs.tsv.gz 100 0badc0de\nblocks pairs.tsv.gz 2048\n", "not a power of 2 from 4096",
+         "a block below 4096 bytes"},
+        {head_v2, "output pairs.tsv.gz 5000 0badc0de\nblocks pairs.tsv.gz 4096 0000000g\n", "not 8 hex digits",
+         "a block CRC that is not hex"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        snprintf(t, sizeof t, "%s%s", bad[k].head, bad[k].lines);
+        spit_crc(path, t);
+        int rc = mnw_bookmark_read(path, &r, &e);
+        T_OK(rc != 0 && strstr(e.msg, path) && strstr(e.msg, bad[k].want), "refused: %s: %s", bad[k].what,
+             rc ? e.msg : "(accepted)");
+        if (!rc) mnw_bookmark_free(&r);
+    }
+
+    /* the watermark only moves by whole work lists */
+    static const char *wm_bad[][3] = {
+        {"1234", "500", "watermark 1234 is not at a work-list boundary (worklist-size 500): this bookmark was not "
+                        "written by mnw"},
+        {"1500", "0", "worklist-size '0' is not a positive number"},
+        {"1500", "x", "worklist-size 'x' is not a positive number"},
+    };
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(t, sizeof t,
+                 "mnw-bookmark 2\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\npairs 19900\n"
+                 "setting worklist-size %s\nwatermark %s\n",
+                 wm_bad[k][1], wm_bad[k][0]);
+        spit_crc(path, t);
+        int rc = mnw_bookmark_read(path, &r, &e);
+        T_OK(rc != 0 && strstr(e.msg, path) && strstr(e.msg, wm_bad[k][2]), "watermark %s, worklist-size %s: %s",
+             wm_bad[k][0], wm_bad[k][1], rc ? e.msg : "(accepted)");
+        if (!rc) mnw_bookmark_free(&r);
+    }
+    static const char *wm_ok[] = {"0", "19500", "19900"};
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(t, sizeof t,
+                 "mnw-bookmark 2\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\npairs 19900\n"
+                 "setting worklist-size 500\nwatermark %s\n",
+                 wm_ok[k]);
+        spit_crc(path, t);
+        int rc = mnw_bookmark_read(path, &r, &e);
+        T_OK(rc == 0, "watermark %s of 19900 with work lists of 500 is accepted (0, a boundary, all pairs)%s%s",
+             wm_ok[k], rc ? ": " : "", rc ? e.msg : "");
+        if (!rc) mnw_bookmark_free(&r);
+    }
+
+    /* not a regular file: an error at once, never a hang */
+    unlink(path);
+    T_OK(mkfifo(path, 0644) == 0, "a FIFO in place of the bookmark");
+    signal(SIGALRM, on_alarm);
+    alarm(10);
+    double t0 = mnw_now();
+    int rc = mnw_bookmark_read(path, &r, &e);
+    double dt = mnw_now() - t0;
+    alarm(0);
+    T_OK(rc != 0 && strstr(e.msg, path) && strstr(e.msg, "is not a regular file (a FIFO)") && dt < 2,
+         "a FIFO bookmark: refused in %.3f s: %s", dt, e.msg);
+    unlink(path);
+    mkdir(path, 0755);
+    rc = mnw_bookmark_read(path, &r, &e);
+    T_OK(rc != 0 && strstr(e.msg, "is not a regular file (a directory)"), "a directory in its place: %s", e.msg);
+    rmdir(path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    T_OK(fd >= 0 && ftruncate(fd, MNW_BOOKMARK_MAX_BYTES + 1) == 0, "a bookmark of 1 MiB + 1 byte");
+    if (fd >= 0) close(fd);
+    rc = mnw_bookmark_read(path, &r, &e);
+    T_OK(rc != 0 && strstr(e.msg, path) && strstr(e.msg, "not a bookmark"), "too large: %s", e.msg);
+    spit(path, "mnw-bookmark 2\ninput-hash 0\0\n", 29);
+    rc = mnw_bookmark_read(path, &r, &e);
+    T_OK(rc != 0 && strstr(e.msg, ":2: a NUL byte"), "a NUL byte in a line: %s", e.msg);
+    unlink(path);
+}
+
+/* mnw_sum: pieces, merges, continuing from a bookmark's values */
+static void test_sums(void)
+{
+    enum { N = 6 << 20 };
+    unsigned char *d = malloc(N);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < N; i++) d[i] = (unsigned char)((x = x * 1103515245u + 12345u) >> 16);
+    mnw_sum s;
+    mnw_sum_init(&s, 4096);
+    size_t at = 0, step = 1;
+    while (at < N) { /* pieces of every size, across block edges */
+        size_t take = N - at < step ? N - at : step;
+        mnw_sum_add(&s, d + at, take);
+        at += take;
+        step = step * 3 + 1;
+        if (step > 700000) step = 1;
+    }
+    T_OK(mnw_sum_crc(&s) == (uint32_t)crc32(0L, d, N), "the sum of 6 MiB in pieces is zlib's CRC-32 of all of it");
+    /* 6 MiB from 4 KiB blocks: 1536 blocks merged once at 1024: 768 of 8 KiB */
+    int blocks_ok = s.block == 8192 && s.nblocks == 768;
+    for (uint32_t i = 0; i < s.nblocks && blocks_ok; i++)
+        blocks_ok = s.blocks[i] == (uint32_t)crc32(0L, d + (size_t)i * s.block, (uInt)s.block);
+    T_OK(blocks_ok, "blocks merged when 1024 were whole: %u blocks of %llu bytes, each the CRC-32 of its bytes", s.nblocks,
+         (unsigned long long)s.block);
+    /* stop anywhere, take the bookmark's values, continue: the same sums */
+    int cont_ok = 1;
+    const size_t cuts[] = {0, 1, 4095, 4096, 4097, 4096 * 1023 + 17, 4096 * 1024, 5000000};
+    for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+        mnw_sum a, b;
+        mnw_sum_init(&a, 4096);
+        mnw_sum_add(&a, d, cuts[c]);
+        const char *why = "";
+        if (mnw_sum_set(&b, a.bytes, mnw_sum_crc(&a), a.block, a.blocks, a.nblocks, &why)) {
+            cont_ok = 0;
+            T_OK(0, "mnw_sum_set refused the values of a real sum: %s", why);
+            continue;
+        }
+        cont_ok &= b.prefix == a.prefix && b.part == a.part;
+        mnw_sum_add(&b, d + cuts[c], N - cuts[c]);
+        cont_ok &= mnw_sum_crc(&b) == mnw_sum_crc(&s) && b.block == s.block && b.nblocks == s.nblocks &&
+                   !memcmp(b.blocks, s.blocks, s.nblocks * sizeof(uint32_t));
+    }
+    T_OK(cont_ok, "continued from a bookmark's values at 8 places (block edges too): the same sums as in one go");
+    free(d);
+}
+
+static off_t fsize(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) ? -1 : st.st_size;
+}
+
+/* the writer: its files checked at each checkpoint; its resume */
+static void test_writer(const char *top)
+{
+    char od[600], pairs[700], dist[700], other[700];
+    snprintf(od, sizeof od, "%s/out", top);
+    mkdir(od, 0755);
+    snprintf(pairs, sizeof pairs, "%s/pairs.tsv.gz", od);
+    snprintf(dist, sizeof dist, "%s/dist.column.gz", od);
+    snprintf(other, sizeof other, "%s/other", od);
+    mnw_outspec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.enabled[MNW_OUT_PAIRS] = sp.enabled[MNW_OUT_DIST] = 1;
+    mnw_writer w;
+    mnw_err e;
+    setenv("MNW_TEST_SUM_BLOCK", "4096", 1);
+    T_OK(mnw_writer_open(&w, od, &sp, 6, &e) == 0, "writer opens");
+    unsetenv("MNW_TEST_SUM_BLOCK");
+    char chunk[1000];
+    for (int k = 0; k < 1000; k++) chunk[k] = (char)('a' + k % 26);
+    for (int k = 0; k < 50; k++) mnw_writer_append(&w, MNW_OUT_DIST, chunk, sizeof chunk, &e);
+    T_OK(mnw_writer_sync(&w, &e) == 0 && mnw_writer_check(&w, &e) == 0, "after a sync, the files check");
+    T_OK(w.sum[MNW_OUT_DIST].block == 4096 && w.sum[MNW_OUT_DIST].bytes == w.bytes[MNW_OUT_DIST],
+         "MNW_TEST_SUM_BLOCK sets the first block size; the sums count every byte written");
+
+    /* cut by someone else: the size says so, and later writes land at the
+     * new end (append mode), not after a hole of NUL bytes */
+    T_OK(truncate(dist, 0) == 0, "someone cuts %s", dist);
+    T_OK(mnw_writer_check(&w, &e) != 0 && strstr(e.msg, dist) &&
+             strstr(e.msg, "is 0 bytes, but this run wrote 50000: it was cut or written to by something else"),
+         "a file cut to 0 bytes: %s", e.msg);
+    mnw_writer_append(&w, MNW_OUT_DIST, chunk, 10, &e);
+    mnw_writer_sync(&w, &e);
+    T_OK(fsize(dist) == 10, "the next write after the cut lands at the new end: %lld bytes, no hole",
+         (long long)fsize(dist));
+    T_OK(mnw_writer_check(&w, &e) != 0 && strstr(e.msg, "is 10 bytes, but this run wrote 50010"), "still refused: %s",
+         e.msg);
+
+    /* deleted; replaced by another file */
+    unlink(pairs);
+    T_OK(mnw_writer_check(&w, &e) != 0 && strstr(e.msg, pairs) && strstr(e.msg, "was deleted during the run"),
+         "a deleted file: %s", e.msg);
+    spit(other, "x", 1); /* while the deleted file is open: another inode */
+    T_OK(mnw_writer_close(&w, &e) == 0, "writer closes");
+    T_OK(rename(other, pairs) == 0, "someone puts another file in its place");
+    T_OK(mnw_writer_check(&w, &e) != 0 && strstr(e.msg, pairs) && strstr(e.msg, "was replaced by another file"),
+         "after close too: a file replaced by another one: %s", e.msg);
+
+    /* a run, its bookmark, more bytes after it, then the resume: the sums
+     * continue from the bookmark's, over merges */
+    unlink(pairs);
+    unlink(dist);
+    setenv("MNW_TEST_SUM_BLOCK", "4096", 1);
+    T_OK(mnw_writer_open(&w, od, &sp, 6, &e) == 0, "a new run's writer");
+    unsetenv("MNW_TEST_SUM_BLOCK");
+    enum { TOTAL = 10000 }; /* 10 MB: blocks of 4 KiB merge at 4 MiB and at 8 MiB */
+    for (int k = 0; k < TOTAL / 2; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e);
+    mnw_writer_append(&w, MNW_OUT_DIST, chunk, 100, &e);
+    mnw_writer_sync(&w, &e);
+    mnw_bookmark b;
+    mnw_bookmark_init(&b);
+    strcpy(b.input_hash, "0123456789abcdef0123456789abcdef");
+    b.sequences = 200;
+    b.pairs = 19900;
+    b.watermark = 100;
+    uint64_t at_bm[MNW_NOUT] = {0};
+    for (int o = 0; o < MNW_NOUT; o++)
+        if (w.enabled[o]) {
+            mnw_bookmark_output_sum(&b, mnw_out_name[o], &w.sum[o], &e);
+            at_bm[o] = w.bytes[o];
+        }
+    T_OK(mnw_bookmark_write(od, &b, &e) == 0, "its bookmark (%llu bytes of pairs)", (unsigned long long)at_bm[0]);
+    for (int k = 0; k < 200; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, 999, &e); /* lost work */
+    mnw_writer_close(&w, &e);
+    char bmpath[700];
+    snprintf(bmpath, sizeof bmpath, "%s/%s", od, MNW_BOOKMARK_FILE);
+    mnw_bookmark_free(&b);
+    T_OK(mnw_bookmark_read(bmpath, &b, &e) == 0, "the bookmark reads back");
+    uint64_t bytes[MNW_NOUT];
+    T_OK(mnw_resume_check_outputs(od, &b, &sp, bytes, &e) == 0 && bytes[0] == at_bm[0] && bytes[1] == at_bm[1],
+         "--resume's check: the outputs hold what the bookmark says");
+    T_OK(mnw_writer_reopen(&w, od, &sp, bytes, &e) == 0 && fsize(pairs) == (off_t)at_bm[0],
+         "the resumed writer cuts the bytes after the bookmark");
+    for (int k = TOTAL / 2; k < TOTAL; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e);
+    mnw_writer_close(&w, &e);
+    size_t fl = (size_t)fsize(pairs);
+    char *all = malloc(fl);
+    slurp(pairs, all, fl);
+    mnw_sum ref;
+    mnw_sum_init(&ref, 4096);
+    mnw_sum_add(&ref, all, fl);
+    T_OK(mnw_sum_crc(&w.sum[0]) == (uint32_t)crc32(0L, (const Bytef *)all, (uInt)fl) && w.sum[0].block == ref.block &&
+             w.sum[0].nblocks == ref.nblocks && !memcmp(w.sum[0].blocks, ref.blocks, ref.nblocks * sizeof(uint32_t)) &&
+             b.out_sum[0]->block == 8192 && ref.block == 16384,
+         "after the resume the sums are those of the whole file (%zu bytes, %u blocks of %llu; the bookmark's were of "
+         "%llu: merged before and after the resume)",
+         fl, ref.nblocks, (unsigned long long)ref.block, (unsigned long long)b.out_sum[0]->block);
+    T_OK(mnw_writer_check(&w, &e) == 0, "and the closed files check");
+
+    /* a changed byte: --resume's check and mnw_verify_fd name its block */
+    int fd = open(pairs, O_WRONLY);
+    T_OK(fd >= 0 && pwrite(fd, "ZZZZ", 4, 1000000) == 4, "4 bytes overwritten at byte 1,000,000");
+    close(fd);
+    T_OK(mnw_resume_check_outputs(od, &b, &sp, bytes, &e) != 0 && strstr(e.msg, pairs) &&
+             strstr(e.msg, "bytes 999,424 to 1,007,615 differ from what the run wrote"),
+         "--resume refuses, naming the file and the block (blocks of 8 KiB in this bookmark): %s", e.msg);
+    fd = open(pairs, O_RDONLY);
+    mnw_verify_diff dd;
+    T_OK(mnw_verify_fd(fd, pairs, b.out_sum[0], &dd, &e) == 0 && !dd.same && dd.from == 999424 && dd.to == 1007615,
+         "mnw_verify_fd: the same block");
+    close(fd);
+    fd = open(pairs, O_WRONLY);
+    T_OK(pwrite(fd, all + 1000000, 4, 1000000) == 4, "the bytes put back");
+    close(fd);
+    /* a change in the last, partial block of the bookmark's bytes */
+    uint64_t last = at_bm[0] - 3;
+    fd = open(pairs, O_WRONLY);
+    T_OK(pwrite(fd, "Q", 1, (off_t)last) == 1, "one byte changed 3 bytes before the bookmark's length");
+    close(fd);
+    char want[128], a1[32], a2[32];
+    snprintf(want, sizeof want, "bytes %s to %s differ",
+             mnw_verify_count(at_bm[0] / b.out_sum[0]->block * b.out_sum[0]->block, a1),
+             mnw_verify_count(at_bm[0] - 1, a2));
+    T_OK(mnw_resume_check_outputs(od, &b, &sp, bytes, &e) != 0 && strstr(e.msg, want),
+         "in the partial block after the whole ones: %s", e.msg);
+    fd = open(pairs, O_WRONLY);
+    T_OK(pwrite(fd, all + last, 1, (off_t)last) == 1, "put back");
+    close(fd);
+    /* a change after the bookmark's bytes is work that resume cuts: fine */
+    fd = open(pairs, O_WRONLY);
+    T_OK(pwrite(fd, "Q", 1, (off_t)fl - 1) == 1 && mnw_resume_check_outputs(od, &b, &sp, bytes, &e) == 0,
+         "a byte changed beyond the bookmark's length: not refused (resume cuts it)");
+    close(fd);
+    /* a FIFO in place of an output: refused at once */
+    unlink(dist);
+    mkfifo(dist, 0644);
+    alarm(10);
+    T_OK(mnw_resume_check_outputs(od, &b, &sp, bytes, &e) != 0 && strstr(e.msg, dist) &&
+             strstr(e.msg, "is not a regular file (a FIFO)"),
+         "a FIFO in place of an output: %s", e.msg);
+    T_OK(mnw_writer_reopen(&w, od, &sp, at_bm, &e) != 0 && strstr(e.msg, "is not a regular file (a FIFO)"),
+         "the writer refuses it too: %s", e.msg);
+    mnw_writer_close(&w, NULL);
+    alarm(0);
+    unlink(dist);
+    mnw_bookmark_free(&b);
+    free(all);
+
+    /* a version-1 bookmark: lengths only; the writer computes the sums from
+     * the file (one read) and goes on */
+    spit(dist, chunk, 300);
+    fl = (size_t)fsize(pairs);
+    char t[1024];
+    snprintf(t, sizeof t,
+             "mnw-bookmark 1\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\npairs 19900\n"
+             "watermark 100\noutput pairs.tsv.gz %zu\noutput dist.column.gz 200\n",
+             fl - 5);
+    spit_crc(bmpath, t);
+    T_OK(mnw_bookmark_read(bmpath, &b, &e) == 0 && mnw_resume_check_outputs(od, &b, &sp, bytes, &e) == 0 &&
+             bytes[0] == fl - 5 && bytes[1] == 200,
+         "a version-1 bookmark: --resume checks the lengths");
+    all = malloc(fl);
+    slurp(pairs, all, fl);
+    T_OK(mnw_writer_reopen(&w, od, &sp, bytes, &e) == 0 && mnw_sum_crc(&w.sum[1]) == crc32(0L, (const Bytef *)chunk, 200) &&
+             mnw_sum_crc(&w.sum[0]) == crc32(0L, (const Bytef *)all, (uInt)(fl - 5)) && fsize(pairs) == (off_t)(fl - 5),
+         "the resumed writer's sums are those of the bytes kept (read once), the rest cut");
+    free(all);
+    mnw_writer_close(&w, NULL);
+    mnw_bookmark_free(&b);
+    unlink(bmpath);
+    unlink(pairs);
+    unlink(dist);
+    rmdir(od);
 }
 
 int main(void)
@@ -55,6 +451,7 @@ int main(void)
     mnw_err e;
     mnw_bookmark b, r;
 
+    make_sums();
     sample(&b, 5000);
     T_OK(mnw_bookmark_write(dir, &b, &e) == 0, "write a bookmark");
     T_OK(access(tmp, F_OK) != 0, "no temporary file is left");
@@ -62,16 +459,32 @@ int main(void)
     int same = !strcmp(r.input_hash, b.input_hash) && r.sequences == 200 && r.pairs == 19900 && r.watermark == 5000 &&
                r.nset == 2 && !strcmp(r.set_key[1], "identity") && !strcmp(r.set_val[1], "mothur onegap countends") &&
                r.nout == 2 && !strcmp(r.out_name[0], "pairs.tsv.gz") && r.out_bytes[0] == 123456789012ull &&
-               r.out_bytes[1] == 42;
+               r.out_bytes[1] == 42 && r.version == 2;
     T_OK(same, "every field reads back as written, values with spaces too");
+    same = r.out_sum[0] && r.out_sum[1] && mnw_sum_crc(r.out_sum[0]) == 0xdeadbeefu &&
+           r.out_sum[0]->block == ((uint64_t)1 << 27) && r.out_sum[0]->nblocks == 919 &&
+           !memcmp(r.out_sum[0]->blocks, big_sum.blocks, 919 * sizeof(uint32_t)) &&
+           r.out_sum[0]->part == big_sum.part && r.out_sum[0]->prefix == big_sum.prefix &&
+           mnw_sum_crc(r.out_sum[1]) == (uint32_t)crc32(0L, (const Bytef *)small_data, 42) &&
+           r.out_sum[1]->nblocks == 0 && r.out_sum[1]->bytes == 42;
+    T_OK(same, "the output checksums read back: whole CRC, block size, 919 block CRCs (a line of 8 KB)");
     T_OK(mnw_bookmark_get(&r, "match") && !strcmp(mnw_bookmark_get(&r, "match"), "2") &&
              !mnw_bookmark_get(&r, "gap-open"),
          "settings by key");
     mnw_bookmark_free(&r);
 
-    char text[4096], cut[4096];
+    static char text[16384], cut[16384];
     size_t n = slurp(path, text, sizeof text);
-    T_OK(n > 0 && !strncmp(text, "mnw-bookmark 1\n", 15) && strstr(text, "\nend ") != NULL, "a text file: header, end line");
+    T_OK(n > 0 && !strncmp(text, "mnw-bookmark 2\n", 15) && strstr(text, "\nend ") != NULL, "a text file: header, end line");
+    {
+        char want[96];
+        snprintf(want, sizeof want, "\noutput dist.column.gz 42 %08lx\nblocks dist.column.gz 1048576\n",
+                 (unsigned long)crc32(0L, (const Bytef *)small_data, 42));
+        T_OK(memmem(text, n, want, strlen(want)) && memmem(text, n, "\noutput pairs.tsv.gz 123456789012 deadbeef\n"
+                                                                    "blocks pairs.tsv.gz 134217728 9e3779b9 3c6ef372 ",
+                                                              84),
+             "output lines: file, bytes, CRC-32 as 8 hex digits; then the block CRCs");
+    }
 
     /* every truncation is an error, never a shorter valid bookmark */
     int bad_ok = 0;
@@ -92,7 +505,7 @@ int main(void)
     char *w = strstr(cut, "watermark 5000");
     w[10] = '6';
     spit(path, cut, n);
-    T_OK(mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, "damaged") && strstr(e.msg, ":10:"),
+    T_OK(mnw_bookmark_read(path, &r, &e) != 0 && strstr(e.msg, "damaged") && strstr(e.msg, ":12:"),
          "a changed watermark fails the checksum, at the end line: %s", e.msg);
 
     /* unknown key; text after the end */
@@ -146,9 +559,17 @@ int main(void)
     T_OK(mnw_bookmark_write("/nonexistent-dir-mnw", &b, &e) != 0 && strstr(e.msg, "/nonexistent-dir-mnw"),
          "an impossible directory: %s", e.msg);
     T_OK(mnw_bookmark_set(&b, "two words", "x", &e) != 0 && mnw_bookmark_set(&b, "k", "a\nb", &e) != 0 &&
-             mnw_bookmark_output(&b, "../x", 1, &e) != 0,
+             mnw_bookmark_output(&b, "../x", 1, &e) != 0 && mnw_bookmark_output_sum(&b, "../x", &small_sum, &e) != 0,
          "keys of one word, values of one line, plain output names");
+    mnw_sum odd = small_sum;
+    odd.nblocks = 1;
+    T_OK(mnw_bookmark_output_sum(&b, "x", &odd, &e) != 0 && strstr(e.msg, "not of its 42 bytes"),
+         "checksums that cannot be of the output's length: refused: %s", e.msg);
     mnw_bookmark_free(&b);
+
+    test_format(path);
+    test_sums();
+    test_writer(dir);
 
     /* the input fingerprint */
     mnw_seqset s1, s2;

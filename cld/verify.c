@@ -1,0 +1,222 @@
+/* verify.c - `mnw verify OUTDIR` (verify.h). */
+#include "verify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output.h"
+
+static const char usage[] =
+    "usage: mnw verify OUTDIR\n"
+    "Checks that the outputs of the run in OUTDIR hold what the run wrote: reads each\n"
+    "output once, up to the length OUTDIR/mnw.bookmark records, and compares its CRC-32\n"
+    "(whole and per block) with the bookmark's; a difference is named by file and byte\n"
+    "range. Also says whether the run is complete, and whether an output holds bytes\n"
+    "written after the last bookmark (mnw --resume cuts them). Changes nothing.\n"
+    "  -h, --help  this help\n"
+    "Exit status: 0 every output matches; 1 an output differs, is missing, shorter or\n"
+    "unreadable, or the bookmark is missing or damaged; 2 bad command line.\n";
+
+const char *mnw_verify_count(uint64_t v, char out[32])
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), o = 0;
+    for (int k = 0; k < n; k++) {
+        if (k && (n - k) % 3 == 0) out[o++] = ',';
+        out[o++] = digits[k];
+    }
+    out[o] = '\0';
+    return out;
+}
+
+int mnw_verify_fd(int fd, const char *path, const mnw_sum *want, mnw_verify_diff *d, mnw_err *e)
+{
+    mnw_sum got;
+    mnw_sum_init(&got, want->block);
+    if (mnw_sum_fd(fd, path, want->bytes, &got, e)) return -1;
+    memset(d, 0, sizeof *d);
+    d->crc = mnw_sum_crc(&got);
+    /* want->bytes / block < MNW_SUM_MAX_BLOCKS: got never merged, its
+     * blocks are want's blocks */
+    for (uint32_t i = 0; i < got.nblocks && i < want->nblocks; i++)
+        if (got.blocks[i] != want->blocks[i]) {
+            d->from = (uint64_t)i * want->block;
+            d->to = d->from + want->block - 1;
+            return 0;
+        }
+    if (d->crc != mnw_sum_crc(want)) { /* in the bytes after the whole blocks */
+        d->from = (uint64_t)want->nblocks * want->block;
+        d->to = want->bytes - 1;
+        return 0;
+    }
+    d->same = 1;
+    return 0;
+}
+
+void mnw_verify_describe(const mnw_verify_diff *d, char *out, size_t n)
+{
+    char a[32], b[32];
+    if (d->same) snprintf(out, n, "the same bytes as the run wrote");
+    else
+        snprintf(out, n, "bytes %s to %s differ from what the run wrote", mnw_verify_count(d->from, a),
+                 mnw_verify_count(d->to, b));
+}
+
+/* One output k of the bookmark: prints its line; 0 ok, 1 a problem. */
+static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
+{
+    char path[8400], n1[32], n2[32];
+    snprintf(path, sizeof path, "%s/%s", outdir, bm->out_name[k]);
+    const uint64_t len = bm->out_bytes[k];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s: %s; the bookmark says it holds %s bytes\n", path, strerror(errno),
+                mnw_verify_count(len, n1));
+        return 1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int er = errno, reg = 0;
+        unsigned mode = 0;
+        if (!fstat(fd, &st)) mode = st.st_mode, reg = S_ISREG(st.st_mode);
+        close(fd);
+        fflush(stdout);
+        if (reg) fprintf(stderr, "mnw: error: %s: %s\n", path, strerror(er));
+        else fprintf(stderr, "mnw: error: %s: is not a regular file (%s)\n", path, mnw_file_kind(mode));
+        return 1;
+    }
+    if ((uint64_t)st.st_size < len) {
+        close(fd);
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s: %s bytes, shorter than the %s the bookmark says were written: it was cut "
+                        "after the bookmark\n",
+                path, mnw_verify_count((uint64_t)st.st_size, n1), mnw_verify_count(len, n2));
+        return 1;
+    }
+    char beyond[128] = "";
+    if ((uint64_t)st.st_size > len)
+        snprintf(beyond, sizeof beyond, "; %s bytes beyond the bookmark (written after it; mnw --resume cuts them)",
+                 mnw_verify_count((uint64_t)st.st_size - len, n2));
+    const mnw_sum *want = bm->out_sum[k];
+    if (!want) {
+        close(fd);
+        printf("%s: length ok (%s bytes; the bookmark holds no checksums to compare)%s\n", path,
+               mnw_verify_count(len, n1), beyond);
+        return 0;
+    }
+    mnw_verify_diff d;
+    mnw_err e;
+    int rc = mnw_verify_fd(fd, path, want, &d, &e);
+    close(fd);
+    if (rc) {
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s\n", e.msg);
+        return 1;
+    }
+    if (!d.same) {
+        char what[160];
+        mnw_verify_describe(&d, what, sizeof what);
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s: %s (CRC-32 of its first %s bytes %08lx, the bookmark says %08lx)\n", path,
+                what, mnw_verify_count(len, n1), (unsigned long)d.crc, (unsigned long)mnw_sum_crc(want));
+        return 1;
+    }
+    printf("%s: ok (%s bytes, CRC-32 %08lx)%s\n", path, mnw_verify_count(len, n1), (unsigned long)d.crc, beyond);
+    return 0;
+}
+
+int mnw_verify_main(int argc, char **argv)
+{
+    const char *outdir = NULL;
+    int opts_done = 0;
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (!opts_done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!opts_done && !strcmp(a, "--")) {
+            opts_done = 1;
+        } else if (!opts_done && a[0] == '-' && a[1]) {
+            fprintf(stderr, "mnw verify: unknown option '%s' (mnw verify --help)\n", a);
+            return 2;
+        } else if (outdir) {
+            fprintf(stderr, "mnw verify: one OUTDIR only ('%s' and '%s') (mnw verify --help)\n", outdir, a);
+            return 2;
+        } else {
+            outdir = a;
+        }
+    }
+    if (!outdir || !*outdir) {
+        fprintf(stderr, "mnw verify: which OUTDIR? usage: mnw verify OUTDIR\n");
+        return 2;
+    }
+    struct stat st;
+    if (stat(outdir, &st) != 0) {
+        fprintf(stderr, "mnw: error: %s: %s\n", outdir, strerror(errno));
+        return 1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mnw: error: %s: not a directory (mnw verify takes the OUTDIR of a run)\n", outdir);
+        return 1;
+    }
+    size_t dl = strlen(outdir);
+    while (dl > 1 && outdir[dl - 1] == '/') dl--;
+    char dir[8300], bpath[8400];
+    snprintf(dir, sizeof dir, "%.*s", (int)dl, outdir);
+    snprintf(bpath, sizeof bpath, "%s/%s", dir, MNW_BOOKMARK_FILE);
+    mnw_bookmark bm;
+    mnw_err e;
+    if (mnw_bookmark_read(bpath, &bm, &e)) {
+        if (access(bpath, F_OK) != 0 && errno == ENOENT)
+            fprintf(stderr, "mnw: error: %s: no bookmark: not the OUTDIR of an mnw run, or a run killed before its "
+                            "first bookmark\n",
+                    bpath);
+        else fprintf(stderr, "mnw: error: %s\n", e.msg);
+        return 1;
+    }
+    char n1[32], n2[32];
+    if (bm.watermark == bm.pairs)
+        printf("%s: %s of %s pairs written: the run is complete\n", bpath, mnw_verify_count(bm.watermark, n1),
+               mnw_verify_count(bm.pairs, n2));
+    else
+        printf("%s: %s of %s pairs written (%.1f%%): the run is not complete (continue it with: mnw --resume %s)\n",
+               bpath, mnw_verify_count(bm.watermark, n1), mnw_verify_count(bm.pairs, n2),
+               bm.pairs ? 100.0 * (double)bm.watermark / (double)bm.pairs : 0.0, dir);
+    if (bm.version == 1)
+        printf("%s: written by an mnw from before output checksums (version 1): only the lengths are checked\n",
+               bpath);
+    int bad = 0, total = 0;
+    /* the outputs the run's settings make: each must be in the bookmark */
+    const char *ph = mnw_bookmark_get(&bm, "phylip");
+    for (int o = 0; o < MNW_NOUT; o++) {
+        if (o == MNW_OUT_PHYLIP && !(ph && !strcmp(ph, "yes"))) continue;
+        int k = 0;
+        while (k < bm.nout && strcmp(bm.out_name[k], mnw_out_name[o])) k++;
+        if (k == bm.nout) {
+            fflush(stdout);
+            fprintf(stderr, "mnw: error: %s: lists no length for %s, an output of this run\n", bpath, mnw_out_name[o]);
+            bad++, total++;
+        }
+    }
+    for (int k = 0; k < bm.nout; k++) {
+        total++;
+        bad += verify_output(dir, &bm, k);
+    }
+    if (bad) {
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s: %d of %d outputs do not hold what the run wrote (above); mnw --resume "
+                        "refuses this directory: start the run again\n",
+                dir, bad, total);
+    } else {
+        printf("mnw verify: %s: %d output%s, as the run wrote them%s\n", dir, total, total == 1 ? "" : "s",
+               bm.watermark == bm.pairs ? "; the run is complete" : "");
+    }
+    mnw_bookmark_free(&bm);
+    return bad ? 1 : 0;
+}
