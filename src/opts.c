@@ -407,7 +407,8 @@ void mnw_opts_usage(FILE *f)
                "usage: mnw -i SEQS.fa[.gz] -o OUTDIR [options]\n"
                "       mnw -c job.conf [options]\n"
                "       mnw --resume OUTDIR [node options]   continue a stopped run\n"
-               "       mnw status OUTDIR                    show a run's progress\n\n"
+               "       mnw status OUTDIR                    show a run's progress\n"
+               "       mnw verify OUTDIR                    check the outputs against the bookmark\n\n"
                "options:\n", MNW_VERSION);
     for (size_t k = 0; k < NOPTS; k++) {
         char left[64];
