@@ -4,7 +4,8 @@
  * "[host GLOB]" starts a section of per-node settings (threads, prefetch,
  * bind, traceback-thread and the GPU keys gpus, traceback, gpu-kernel,
  * gpu-batch, cpu-align) for hosts whose name matches GLOB; it runs to the
- * next section. */
+ * next section. A UTF-8 byte-order mark at the start of the file is skipped;
+ * a NUL byte is refused (a binary file, not a long line). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -20,24 +21,58 @@ static char *trim(char *s)
     return s;
 }
 
+/* Longest line accepted, without its line end. */
+#define LINE_MAX_BYTES 4094
+
+enum { LN_EOF, LN_OK, LN_LONG, LN_NUL };
+
+/* Reads one line (without its '\n') into line[0, LINE_MAX_BYTES], NUL-ended.
+ * LN_OK, LN_EOF (no bytes left, or a read error), LN_LONG (more than LINE_MAX_BYTES bytes
+ * before the line end), LN_NUL (a NUL byte at 1-based column *col). */
+static int read_line(FILE *f, char *line, size_t *col)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (n == LINE_MAX_BYTES) return LN_LONG;
+        if (c == 0) {
+            *col = n + 1;
+            return LN_NUL;
+        }
+        line[n++] = (char)c;
+    }
+    line[n] = 0;
+    if (c == EOF && (n == 0 || ferror(f))) return LN_EOF; /* a read error: reported by the caller */
+    return LN_OK;
+}
+
 int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
 {
     FILE *f = fopen(path, "r");
     if (!f) return mnw_err_set(e, "%s: cannot open: %s", path, strerror(errno));
-    char line[4096];
+    char line[LINE_MAX_BYTES + 1];
     int ln = 0, rc = 0;
     char section[512] = ""; /* host glob of the current section, "" outside */
-    while (fgets(line, sizeof line, f)) {
+    for (;;) {
+        size_t col = 0;
+        int got = read_line(f, line, &col);
+        if (got == LN_EOF) break;
         ln++;
         char where[600];
         snprintf(where, sizeof where, "%s:%d", path, ln);
-        if (!strchr(line, '\n') && !feof(f)) {
+        if (got == LN_LONG) {
             rc = mnw_err_set(e, "%s: line too long", where);
             break;
         }
-        char *hash = strchr(line, '#');
+        if (got == LN_NUL) {
+            rc = mnw_err_set(e, "%s: a NUL byte at column %zu (is this a binary file?)", where, col);
+            break;
+        }
+        char *text = line;
+        if (ln == 1 && !strncmp(text, "\xEF\xBB\xBF", 3)) text += 3; /* UTF-8 BOM */
+        char *hash = strchr(text, '#');
         if (hash) *hash = 0;
-        char *s = trim(line);
+        char *s = trim(text);
         if (!*s) continue;
         if (*s == '[') {
             size_t L = strlen(s);

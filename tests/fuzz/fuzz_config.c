@@ -6,13 +6,16 @@
  * Properties checked, beyond "no crash, no leak, no undefined behaviour":
  *  - reading is a function of the file: two reads into fresh settings give
  *    the same outcome, message and settings;
- *  - a refusal names the file and one of its lines ("PATH:LINE: ...");
+ *  - a refusal names the file and one of its lines ("PATH:LINE: ..."); "line
+ *    too long" only for a line over 4094 bytes, "a NUL byte" only for a file
+ *    that holds one;
  *  - accepted settings are within the documented ranges, and every
  *    per-host rule has a pattern, a node-local key and a value;
  *  - config file = command line (README, docs/CLI.md): for a file without
  *    NUL bytes, "[host]" sections, "config" keys or overlong lines, each
- *    line read by the documented rule ('#' starts a comment, blanks around
- *    key and value are dropped, "key = value" or a lone flag) becomes the
+ *    line read by the documented rule (a UTF-8 BOM at the start is skipped,
+ *    '#' starts a comment, blanks around key and value are dropped,
+ *    "key = value" or a lone flag) becomes the
  *    argument "--key=value" or "--key", and mnw_opts_parse of those
  *    arguments accepts exactly when the file is accepted, with the same
  *    settings (the rules of --host applied to this host, as
@@ -118,7 +121,8 @@ static int to_argv(const uint8_t *d, size_t n, char ***argv_out)
     int argc = 0;
     argv[argc++] = strdup("mnw");
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0;) {
+    size_t i0 = n >= 3 && !memcmp(d, "\xEF\xBB\xBF", 3) ? 3 : 0; /* a UTF-8 BOM is skipped */
+    for (size_t i = i0; i < n && rc == 0;) {
         const uint8_t *nl = memchr(d + i, '\n', n - i);
         size_t e = nl ? (size_t)(nl - d) : n;
         if (e - i >= 4000) {
@@ -178,6 +182,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              rb ? eb.msg : "ok");
     if (ra == 0) fz_check(same_opts(&a, &b), "two reads give different settings");
     mnw_opts_free(&b);
+    if (ra) { /* a long line is a long line, a NUL byte a NUL byte */
+        size_t longest = 0, run = 0;
+        for (size_t i = 0; i < size; i++) {
+            run = data[i] == '\n' ? 0 : run + 1;
+            if (run > longest) longest = run;
+        }
+        char *why = ea.msg + strlen(f.path) + 1;
+        strtoul(why, &why, 10);
+        if (!strcmp(why, ": line too long")) fz_check(longest > 4094, "'%s', longest line %zu bytes", ea.msg, longest);
+        if (!strncmp(why, ": a NUL byte at column ", 23))
+            fz_check(memchr(data, 0, size) != NULL, "'%s', no NUL", ea.msg);
+    }
 
     char **argv = NULL;
     int argc = to_argv(data, size, &argv);

@@ -19,7 +19,10 @@
  *    below, in fasta_oracle) accepts exactly what the reader accepts and
  *    gives the same ids and the same bases, letter by letter (the lengths
  *    sum to the letters of T's sequence lines);
- *  - a refusal names the path and a line of T ("PATH:LINE: reason").
+ *  - a refusal names the path and a line of T ("PATH:LINE: reason"), or,
+ *    for gzip T followed by bytes that are not gzip ("PATH: N bytes ...
+ *    after the last gzip member, from byte offset OFF"), their count and
+ *    offset, which add up to T's size.
  *
  * Ownership/thread-safety: one libFuzzer thread; everything is freed per
  * input. */
@@ -180,6 +183,17 @@ static uint8_t *gzip_of(const uint8_t *t, size_t n, int level, size_t *out_n)
     return out;
 }
 
+#define TRAIL_AT " after the last gzip member, from byte offset "
+
+/* The number at s, written with thousands separators ("1,234"). */
+static uint64_t grouped_num(const char *s)
+{
+    uint64_t v = 0;
+    for (; (*s >= '0' && *s <= '9') || (*s == ',' && s[1] >= '0' && s[1] <= '9'); s++)
+        if (*s != ',') v = v * 10 + (uint64_t)(*s - '0');
+    return v;
+}
+
 /* Reads bytes d[0, n) as a file into s (preloaded or not). Returns the
  * reader's result; e->msg without the path on failure goes to msg. */
 static int read_bytes(const uint8_t *d, size_t n, int preload, mnw_seqset *s, mnw_err *e, const char **msg,
@@ -203,11 +217,21 @@ static int read_bytes(const uint8_t *d, size_t n, int preload, mnw_seqset *s, mn
     } else {
         fz_check(rc == -1, "rc %d", rc);
         fz_check(fz_names_path(e->msg, f.path), "message does not name the file: %s", e->msg);
-        char *end;
-        unsigned long line = strtoul(e->msg + strlen(f.path) + 1, &end, 10);
-        fz_check(*end == ':' && line >= 1 && line <= lines + 1, "message without a line of the file (%zu lines): %s",
-                 lines, e->msg);
-        *msg = e->msg + strlen(f.path);
+        const char *tail = e->msg + strlen(f.path);
+        const char *at = strstr(tail, TRAIL_AT);
+        if (at && n >= 2 && d[0] == 0x1f && d[1] == 0x8b) {
+            /* bytes after gzip data, "PATH: N bytes ... from byte offset
+             * OFF": they lie inside the file and reach its end */
+            uint64_t cnt = grouped_num(tail + 2), off = grouped_num(at + strlen(TRAIL_AT));
+            fz_check(cnt >= 1 && off >= 18 && off + cnt == n, "%zu bytes, but the message says %llu after %llu: %s", n,
+                     (unsigned long long)cnt, (unsigned long long)off, e->msg);
+        } else {
+            char *end;
+            unsigned long line = strtoul(tail + 1, &end, 10);
+            fz_check(*end == ':' && line >= 1 && line <= lines + 1,
+                     "message without a line of the file (%zu lines): %s", lines, e->msg);
+        }
+        *msg = tail;
     }
     fz_file_close(&f);
     return rc;

@@ -39,6 +39,7 @@ expect_fail "header without id" "$BAD/no_id.fa:3: header has no id" -i "$BAD/no_
 expect_fail "duplicate id" "$BAD/duplicate_id.fa:5: duplicate id 's1' (first seen at line 1)" -i "$BAD/duplicate_id.fa"
 expect_fail "truncated gzip" "corrupt or truncated gzip data" -i "$BAD/truncated.fa.gz"
 expect_fail "corrupt gzip" "corrupt or truncated gzip data" -i "$BAD/corrupt.fa.gz"
+expect_fail "gzip followed by plain text (tests/data/bad)" "$BAD/gzip_then_text.fa.gz: 13 bytes of data that is not gzip after the last gzip member, from byte offset 44" -i "$BAD/gzip_then_text.fa.gz"
 expect_fail "fewer than 2 sequences" "$BAD/one_seq.fa: 1 sequence; all-against-all needs at least 2" -i "$BAD/one_seq.fa"
 expect_fail "sequence over the length limit" "$BAD/too_long.fa.gz:3: sequence 's2' has more than 10000 bases (the limit)" -i "$BAD/too_long.fa.gz"
 expect_fail "input is a directory" "cannot open: Is a directory" -i "$BAD"
@@ -50,6 +51,34 @@ printf 'match = 4\nbogus = 1\n' > bad.conf
 expect_fail "unknown config key" "bad.conf:2: unknown key 'bogus'" -i good.fa -c bad.conf
 printf 'threads = many\n' > bad2.conf
 expect_fail "bad config value" "bad2.conf:1: threads must be an integer" -i good.fa -c bad2.conf
+printf 'match = 4\nmis\0match = -5\n' > nul.conf
+expect_fail "NUL byte in a config file" "nul.conf:2: a NUL byte at column 4 (is this a binary file?)" -i good.fa -c nul.conf
+printf '\xEF\xBB\xBFbogus = 1\n' > bombad.conf
+expect_fail "config file with a UTF-8 BOM: its first key is read without it" "bombad.conf:1: unknown key 'bogus' (keys" -i good.fa -c bombad.conf
+printf '\xEF\xBB\xBFmatch = 3\r\nmismatch = -4\r\n' > bom.conf
+"$MNW" -q -i good.fa -c bom.conf -o bomrun >out.txt 2>err.txt; rc=$?
+check "config file with a UTF-8 BOM and CRLF line ends accepted (exit $rc, match 3 in the log)" \
+    '[ $rc -eq 0 ] && grep -q "match 3" bomrun/mnw.log && [ ! -s err.txt ]'
+
+# gzip data followed by something that is not gzip: refused with the file,
+# the byte count and the offset where it starts (docs/INPUT.md)
+printf '>d\nACGT\n>e\nTTGA\n' > more.fa
+gzip -n -c good.fa > good.fa.gz
+gzsize=$(stat -c %s good.fa.gz)
+(gzip -n -c good.fa; cat more.fa) > mixed.fa.gz
+expect_fail "gzip followed by plain text" \
+    "mixed.fa.gz: 16 bytes of data that is not gzip after the last gzip member, from byte offset $gzsize (a gzip file followed by plain text? compress all of it, or none)" \
+    -i mixed.fa.gz
+"$MNW" -q -i mixed.fa.gz -o new >/dev/null 2>&1; rc=$?
+check "gzip followed by plain text: exit 1 ($rc), OUTDIR not created" '[ $rc -eq 1 ] && [ ! -e new ]'
+(gzip -n -c good.fa; head -c 1024 /dev/zero) > padded.fa.gz
+expect_fail "gzip followed by zero padding" \
+    "padded.fa.gz: 1,024 zero bytes after the last gzip member, from byte offset $gzsize (padding is not accepted" \
+    -i padded.fa.gz
+(gzip -n -c good.fa; gzip -n -c more.fa) > members.fa.gz
+"$MNW" -q -i members.fa.gz -o memrun >out.txt 2>err.txt; rc=$?
+check "two gzip members (cat a.gz b.gz) still read as one input (exit $rc, 5 sequences, 10 pairs)" \
+    '[ $rc -eq 0 ] && [ "$(zcat memrun/pairs.tsv.gz | grep -vc "^i")" -eq 10 ]'
 
 # exit status: 2 for a bad command line or config, 1 for a failure while running
 "$MNW" -i good.fa -o st --match x >/dev/null 2>&1; rc_usage=$?

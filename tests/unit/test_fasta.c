@@ -1,15 +1,22 @@
 /* test_fasta.c - the FASTA reader (src/fasta.c): every accepted form, every
- * error message (exact text, file and line), plain and gzip input, the real
- * 16S samples, and the speed of the duplicate-id check. Run from the
- * repository root (it reads tests/data and data/). */
+ * error message (exact text, file and line), plain and gzip input, data
+ * after gzip members, pipes and FIFOs (also written in pieces), a stop while
+ * a pipe or FIFO waits for data, the real 16S samples, and the speed of the
+ * duplicate-id check. Run from the repository root (it reads tests/data and
+ * data/). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -534,6 +541,406 @@ static void test_many_ids(void)
     free(t);
 }
 
+/* A growing byte string, for files made of pieces. */
+typedef struct {
+    unsigned char *b;
+    size_t n, cap;
+} bytes;
+
+static void put(bytes *x, const void *p, size_t n)
+{
+    if (x->n + n > x->cap) {
+        x->cap = 2 * (x->n + n) + 64;
+        x->b = realloc(x->b, x->cap);
+    }
+    memcpy(x->b + x->n, p, n);
+    x->n += n;
+}
+
+/* The gzip file of `text` (zlib's gzwrite: one member), as bytes. */
+static unsigned char *gz_of(const char *name, const char *text, size_t *n)
+{
+    return slurp(mkgz(name, text, strlen(text)), n);
+}
+
+/* v with thousands separators, as the reader writes byte counts. */
+static const char *grp(size_t v, char *buf)
+{
+    char d[32];
+    int n = snprintf(d, sizeof d, "%zu", v), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0) buf[k++] = ',';
+        buf[k++] = d[i];
+    }
+    buf[k] = 0;
+    return buf;
+}
+
+#define NOT_GZ "of data that is not gzip after the last gzip member, from byte offset"
+#define NOT_GZ_HINT "(a gzip file followed by plain text? compress all of it, or none)"
+
+/* Gzip members back to back are one text; anything else after them is an
+ * error that names its size and where it starts (docs/INPUT.md). */
+static void test_gzip_trailing(void)
+{
+    size_t la, lb, lc, ld;
+    unsigned char *a = gz_of("tr-a.gz", ">a x\nACGT\nAC", &la);
+    unsigned char *b = gz_of("tr-b.gz", "GT\n>b\nGG\n", &lb);
+    unsigned char *c = gz_of("tr-c.gz", ">c\nTTTT\n", &lc);
+    unsigned char *d = gz_of("tr-d.gz", ">d\nACGT\n", &ld);
+    const char *plain = ">p\nAAAA\n";
+    char g1[32], g2[32];
+    mnw_seqset s;
+
+    bytes x = {0};
+    put(&x, a, la);
+    put(&x, b, lb);
+    put(&x, c, lc);
+    if (read_ok("three gzip members", mkn("three.fa.gz", x.b, x.n), &s) == 0)
+        T_OK(s.n == 3 && !strcmp(letters(&s, 0), "ACGTACGT") && !strcmp(letters(&s, 1), "GG") &&
+                 !strcmp(letters(&s, 2), "TTTT"),
+             "three gzip members read as one text (n=%zu)", s.n);
+    mnw_seqset_free(&s);
+
+    /* gzip, then plain text: the example of docs/INPUT.md */
+    x.n = 0;
+    put(&x, d, ld);
+    put(&x, plain, strlen(plain));
+    expect_err("gzip member + plain text", mkn("gz-plain.fa.gz", x.b, x.n), " 8 bytes " NOT_GZ " %zu " NOT_GZ_HINT, ld);
+    /* three members, then garbage: the offset is the end of the third */
+    x.n = 0;
+    put(&x, a, la);
+    put(&x, b, lb);
+    put(&x, c, lc);
+    put(&x, "garbage\n", 8);
+    expect_err("three members + garbage", mkn("three-garbage.fa.gz", x.b, x.n), " 8 bytes " NOT_GZ " %zu " NOT_GZ_HINT,
+               la + lb + lc);
+    /* zero padding is refused too, with its own words */
+    static const unsigned char zeros[512];
+    x.n = 0;
+    put(&x, d, ld);
+    put(&x, zeros, sizeof zeros);
+    expect_err("512 zero bytes of padding", mkn("pad.fa.gz", x.b, x.n),
+               " 512 zero bytes after the last gzip member, from byte offset %zu (padding is not accepted: keep the "
+               "first %zu bytes of the file)",
+               ld, ld);
+    x.n = ld;
+    put(&x, zeros, 1);
+    expect_err("one zero byte", mkn("pad1.fa.gz", x.b, x.n),
+               " 1 zero byte after the last gzip member, from byte offset %zu (padding is not accepted: keep the first "
+               "%zu bytes of the file)",
+               ld, ld);
+    /* half a gzip magic is not a member */
+    x.n = ld;
+    put(&x, "\x1f", 1);
+    expect_err("a lone 0x1f after a member", mkn("lone1f.fa.gz", x.b, x.n), " 1 byte " NOT_GZ " %zu " NOT_GZ_HINT, ld);
+    /* a whole magic starts a member, which must then be good gzip */
+    x.n = ld;
+    put(&x, "\x1f\x8b", 2);
+    expect_err("a member of only the magic", mkn("magic.fa.gz", x.b, x.n),
+               "2: corrupt or truncated gzip data (unexpected end of file)");
+    x.n = ld;
+    put(&x, "\x1f\x8b\x00\x00\x00\x00\x00\x00\x00\x03", 10);
+    expect_err("a member with a bad header", mkn("badhdr.fa.gz", x.b, x.n),
+               "2: corrupt or truncated gzip data (unknown compression method)");
+    /* over one read buffer of trailing text, after a member of more than
+     * 1,000 bytes: counts and offsets with thousands separators */
+    size_t len = 0, lr;
+    char *txt = slurp(TDATA "/16s-200.fa", &len);
+    unsigned char *r200 = gz_of("tr-200.gz", txt ? txt : ">x\nA\n", &lr);
+    x.n = 0;
+    put(&x, r200, lr);
+    for (int i = 0; i < 25; i++) put(&x, txt ? txt : "A", txt ? 100000 : 1);
+    const char *big = mkn("big-trail.fa.gz", x.b, x.n);
+    expect_err("2,500,000 bytes after a 16s-200 member", big, " %s bytes " NOT_GZ " %s " NOT_GZ_HINT,
+               grp(x.n - lr, g1), grp(lr, g2));
+    /* the text before the trailing bytes has an error: that error comes first */
+    size_t le;
+    unsigned char *bad = gz_of("tr-bad.gz", ">s1\nAC!GT\n", &le);
+    x.n = 0;
+    put(&x, bad, le);
+    put(&x, plain, strlen(plain));
+    expect_err("an error in the text before trailing bytes", mkn("bad-trail.fa.gz", x.b, x.n),
+               "2: invalid character '!' at column 3 in sequence 's1'");
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(bad);
+    free(r200);
+    free(txt);
+    free(x.b);
+}
+
+/* ---- pipes, FIFOs and stops ---- */
+
+static double stop_at;  /* mnw_now() after which stop_timer() says stop; 0: never */
+static int stop_calls;
+static volatile sig_atomic_t alarms;
+
+static int stop_timer(void)
+{
+    stop_calls++;
+    return stop_at > 0 && mnw_now() >= stop_at;
+}
+
+static int stop_on_alarm(void) { return alarms > 0; }
+static int stop_now(void) { return 1; }
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+}
+
+/* SIGALRM interrupts (no SA_RESTART), so a call that would block forever
+ * fails with EINTR instead of hanging the test. */
+static void alarm_in(double seconds)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = (time_t)seconds;
+    it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void alarm_off(void)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_REAL, &it, NULL);
+    alarms = 0;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* A pipe whose writer is a child process: it writes data[0, n) in pieces
+ * of the given sizes (the last piece takes the rest), pausing 30 ms before
+ * each, then exits. Returns the read end; *pid the child. */
+static int pipe_from_child(const void *data, size_t n, const size_t *pieces, int npieces, pid_t *pid)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        perror("pipe");
+        exit(2);
+    }
+    fflush(stdout);
+    *pid = fork();
+    if (*pid == 0) {
+        close(fd[0]);
+        const char *p = data;
+        size_t off = 0;
+        for (int i = 0; off < n; i++) {
+            size_t k = i < npieces && pieces[i] < n - off ? pieces[i] : n - off;
+            pause_ms(30);
+            if (write(fd[1], p + off, k) != (ssize_t)k) _exit(1);
+            off += k;
+        }
+        _exit(0);
+    }
+    close(fd[1]);
+    return fd[0];
+}
+
+static const char *fd_path(int fd, char *buf)
+{
+    snprintf(buf, 64, "/proc/self/fd/%d", fd);
+    return buf;
+}
+
+/* Pipes work, also when the bytes that decide the format (the gzip magic,
+ * the UTF-8 BOM) arrive in separate reads; gzip data followed by plain text
+ * through a pipe is refused with the same count and offset as from a file. */
+static void test_pipes(void)
+{
+    const char *text = ">s1 first\nACGTAC\nGTA\n>s2\nGGGG\n";
+    mnw_seqset want, s;
+    if (read_ok("the reference file", mk("pipe-ref.fa", text), &want)) return;
+    char path[64];
+    mnw_err e;
+    pid_t pid;
+    int st;
+
+    size_t one[] = {1, 1, 1, 5};
+    int fd = pipe_from_child(text, strlen(text), one, 4, &pid);
+    mnw_seqset_init(&s);
+    int rc = mnw_fasta_read(fd_path(fd, path), &s, &e);
+    T_OK(rc == 0 && same_set(&want, &s), "plain text through a pipe, in pieces of 1, 1, 1, 5 bytes (%s)",
+         rc ? e.msg : "ok");
+    mnw_seqset_free(&s);
+    close(fd);
+    waitpid(pid, &st, 0);
+
+    bytes x = {0};
+    put(&x, "\xEF\xBB\xBF", 3);
+    put(&x, text, strlen(text));
+    fd = pipe_from_child(x.b, x.n, one, 4, &pid);
+    mnw_seqset_init(&s);
+    rc = mnw_fasta_read_until(fd_path(fd, path), &s, stop_timer, &e);
+    T_OK(rc == 0 && same_set(&want, &s), "a UTF-8 BOM arriving one byte a read is skipped (%s)", rc ? e.msg : "ok");
+    mnw_seqset_free(&s);
+    close(fd);
+    waitpid(pid, &st, 0);
+    expect_err("only the first two bytes of a BOM", mk("halfbom.fa", "\xEF\xBB"), "1: text before the first '>' header");
+
+    size_t lz;
+    unsigned char *z = gz_of("pipe.gz", text, &lz);
+    fd = pipe_from_child(z, lz, one, 4, &pid);
+    mnw_seqset_init(&s);
+    rc = mnw_fasta_read(fd_path(fd, path), &s, &e);
+    T_OK(rc == 0 && same_set(&want, &s), "gzip through a pipe, its magic in two reads (%s)", rc ? e.msg : "ok");
+    mnw_seqset_free(&s);
+    close(fd);
+    waitpid(pid, &st, 0);
+
+    x.n = 0;
+    put(&x, z, lz);
+    put(&x, text, strlen(text));
+    size_t halves[] = {lz / 2, lz / 2 + 3, 7};
+    fd = pipe_from_child(x.b, x.n, halves, 3, &pid);
+    mnw_seqset_init(&s);
+    rc = mnw_fasta_read(fd_path(fd, path), &s, &e);
+    char w[512];
+    snprintf(w, sizeof w, "%s: %zu bytes " NOT_GZ " %zu " NOT_GZ_HINT, path, strlen(text), lz);
+    T_OK(rc == -1 && !strcmp(e.msg, w), "gzip + plain text through a pipe: \"%s\"", rc ? e.msg : "read ok");
+    mnw_seqset_free(&s);
+    close(fd);
+    waitpid(pid, &st, 0);
+
+    /* endless text after the gzip data (a writer that never ends): counted
+     * up to 256 MiB, then refused without waiting for the end */
+    int pfd[2];
+    if (pipe(pfd) != 0) return;
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        close(pfd[0]);
+        if (write(pfd[1], z, lz) != (ssize_t)lz) _exit(1);
+        static char line[1 << 16];
+        memset(line, 'A', sizeof line);
+        for (;;)
+            if (write(pfd[1], line, sizeof line) < 0) _exit(0);
+    }
+    close(pfd[1]);
+    mnw_seqset_init(&s);
+    alarm_in(20.0); /* a reader that waits for the end fails with EINTR */
+    rc = mnw_fasta_read(fd_path(pfd[0], path), &s, &e);
+    alarm_off();
+    snprintf(w, sizeof w, "%s: more than 268,435,456 bytes " NOT_GZ " %zu " NOT_GZ_HINT, path, lz);
+    T_OK(rc == -1 && !strcmp(e.msg, w), "endless text after gzip data through a pipe: \"%s\"", rc ? e.msg : "read ok");
+    mnw_seqset_free(&s);
+    close(pfd[0]);
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    signal(SIGALRM, SIG_DFL);
+    free(z);
+    free(x.b);
+    mnw_seqset_free(&want);
+}
+
+/* Reads path until stop_timer() says stop, `after` seconds from now: -2
+ * with "PATH: reading stopped at line LINE" within a second, and `n`
+ * records read. */
+static void expect_stop(const char *what, const char *path, double after, size_t line, size_t n)
+{
+    mnw_seqset s;
+    mnw_err e;
+    mnw_seqset_init(&s);
+    strcpy(e.msg, "(not set)");
+    alarm_in(3.0); /* a read or open that blocks for good fails with EINTR */
+    double t0 = mnw_now();
+    stop_at = t0 + after;
+    int rc = mnw_fasta_read_until(path, &s, stop_timer, &e);
+    double dt = mnw_now() - t0;
+    alarm_off();
+    stop_at = 0;
+    char w[512];
+    snprintf(w, sizeof w, "%s: reading stopped at line %zu", path, line);
+    T_OK(rc == -2 && !strcmp(e.msg, w) && dt >= after && dt < after + 0.7 && s.n == n,
+         "%s: rc %d after %.2f s (stop asked at %.2f s), %zu records: \"%s\"", what, rc, dt, after, s.n, e.msg);
+    mnw_seqset_free(&s);
+}
+
+/* mnw_fasta_read_until: a stop is seen between reads of a file, and while a
+ * pipe or FIFO waits for a writer that stays open (poll timeouts, EINTR). */
+static void test_stop(void)
+{
+    const char *text = ">a\nACGT\n>b\nAC";
+    char path[64];
+    mnw_seqset s;
+    mnw_err e;
+
+    /* a regular file: stopped() is asked before the first read */
+    const char *f = mk("stop.fa", text);
+    mnw_seqset_init(&s);
+    int rc = mnw_fasta_read_until(f, &s, stop_now, &e);
+    char w[512];
+    snprintf(w, sizeof w, "%s: reading stopped at line 1", f);
+    T_OK(rc == -2 && !strcmp(e.msg, w) && s.n == 0, "a file, stop before the first read: \"%s\"", e.msg);
+    mnw_seqset_free(&s);
+    stop_calls = 0;
+    mnw_seqset_init(&s);
+    rc = mnw_fasta_read_until(f, &s, stop_timer, &e);
+    T_OK(rc == 0 && s.n == 2 && stop_calls >= 2, "a file, no stop: read whole, stopped() asked %d times", stop_calls);
+    mnw_seqset_free(&s);
+
+    /* a pipe with data and a writer that stays open (this process) */
+    int fd[2];
+    if (pipe(fd) != 0) return;
+    if (write(fd[1], text, strlen(text)) != (ssize_t)strlen(text)) return;
+    expect_stop("a pipe whose writer stays open", fd_path(fd[0], path), 0.3, 4, 1);
+    close(fd[0]);
+    close(fd[1]);
+
+    /* the same with gzip data cut in the middle of its member */
+    size_t lz;
+    unsigned char *z = gz_of("stop.gz", ">a\nACGT\n>b\nACGTACGT\n>c\nGG\n", &lz);
+    if (pipe(fd) != 0) return;
+    if (write(fd[1], z, lz - 10) != (ssize_t)(lz - 10)) return;
+    expect_stop("gzip through a pipe whose writer stays open", fd_path(fd[0], path), 0.3, 1, 0);
+    close(fd[0]);
+    close(fd[1]);
+    free(z);
+
+    /* a FIFO that no writer ever opens: opening it does not wait */
+    const char *fifo = tpath("stop.fifo");
+    if (mkfifo(fifo, 0600) != 0) {
+        T_OK(0, "mkfifo %s: %s", fifo, strerror(errno));
+        return;
+    }
+    expect_stop("a FIFO without a writer", fifo, 0.3, 1, 0);
+    /* a FIFO with a writer that wrote and stays open */
+    int wfd = open(fifo, O_RDWR);
+    if (wfd < 0 || write(wfd, text, strlen(text)) != (ssize_t)strlen(text)) return;
+    expect_stop("a FIFO whose writer stays open", fifo, 0.3, 4, 1);
+    close(wfd);
+
+    /* a signal without SA_RESTART interrupts the wait (EINTR): not a read
+     * error; the stop it asked for is seen at once */
+    if (pipe(fd) != 0) return;
+    mnw_seqset_init(&s);
+    alarm_in(0.35);
+    double t0 = mnw_now();
+    rc = mnw_fasta_read_until(fd_path(fd[0], path), &s, stop_on_alarm, &e);
+    double dt = mnw_now() - t0;
+    alarm_off();
+    snprintf(w, sizeof w, "%s: reading stopped at line 1", path);
+    T_OK(rc == -2 && !strcmp(e.msg, w) && dt < 1.0, "a signal during the wait: rc %d after %.2f s: \"%s\"", rc, dt,
+         e.msg);
+    mnw_seqset_free(&s);
+    close(fd[0]);
+    close(fd[1]);
+    signal(SIGALRM, SIG_DFL);
+}
+
 /* The files in tests/data/bad (also used by the command-line tests). */
 static void test_bad_files(void)
 {
@@ -552,6 +959,7 @@ static void test_bad_files(void)
                "60: corrupt or truncated gzip data (unexpected end of file)");
     expect_err("bad/corrupt.fa.gz", BAD "/corrupt.fa.gz",
                "104: corrupt or truncated gzip data (invalid distance too far back)");
+    expect_err("bad/gzip_then_text.fa.gz", BAD "/gzip_then_text.fa.gz", " 13 bytes " NOT_GZ " 44 " NOT_GZ_HINT);
     mnw_seqset s;
     if (read_ok("bad/one_seq.fa (valid, one record)", BAD "/one_seq.fa", &s) == 0)
         T_OK(s.n == 1 && strcmp(mnw_seq_id(&s, 0), "s1") == 0 && mnw_seq_len(&s, 0) == 12,
@@ -568,6 +976,9 @@ int main(void)
     }
     test_accepted_forms();
     test_gzip_members();
+    test_gzip_trailing();
+    test_pipes();
+    test_stop();
     test_long_lines();
     test_errors();
     test_gzip_damage();
