@@ -267,8 +267,9 @@ static int recheck(const mnw_opts *o, const run_start *rs, mnw_err *e)
  * outputs), the input, this run's bookmark. Then the changes: OUTDIR
  * created, its lock taken, an earlier run's files removed (--force), the
  * log opened. 0; 1 when a resumed run is complete already (nothing is
- * touched); -1 with e set, or -2 for a setting that contradicts the
- * bookmark. */
+ * touched); -1 with e set, -2 for a setting that contradicts the
+ * bookmark, or -3 (e set) when a stop signal came while the input was
+ * read (nothing is touched). */
 static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *rs, mnw_err *e)
 {
     if (mnw_outlock_probe(o->outdir, e)) return -1; /* refused at once */
@@ -294,7 +295,18 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         return -1;
     }
     *t_read = mnw_now();
-    if (mnw_fasta_read(o->input, seqs, e)) {
+    int fr = mnw_fasta_read_until(o->input, seqs, mnw_sig_pending, e);
+    if (fr == -2) { /* a stop signal while the input was read (a FIFO, a slow pipe) */
+        char at[MNW_ERR_MAX];
+        snprintf(at, sizeof at, "%s", e->msg);
+        if (rs->resumed)
+            return mnw_err_set(e, "%s while reading the input (%s): nothing was changed; continue with mnw --resume %s",
+                               mnw_sig_name(mnw_sig_pending()), at, o->outdir), -3;
+        return mnw_err_set(e, "%s while reading the input (%s), before the run began: nothing was written; start it "
+                              "again with the same command",
+                           mnw_sig_name(mnw_sig_pending()), at), -3;
+    }
+    if (fr) {
         if (rs->resumed && access(o->input, F_OK))
             snprintf(e->msg + strlen(e->msg), sizeof e->msg - strlen(e->msg),
                      " (the input of the run in %s; give its new place with -i)", o->outdir);
@@ -539,7 +551,7 @@ static int run(mnw_opts *o)
         int r = read_input(o, &seqs, &t_read, &rs, &e);
         jobset_from_opts(o, &jset); /* after a resume took the bookmark's settings */
         if (r < 0) {
-            head.status = r == -2 ? 2 : 1;
+            head.status = r == -2 ? 2 : r == -3 ? MNW_EXIT_STOPPED : 1;
             snprintf(head.msg, sizeof head.msg, "%s", e.msg);
         } else if (r == 1) {
             head.complete = 1;
@@ -560,7 +572,7 @@ static int run(mnw_opts *o)
     }
     if (head.status) {
         snprintf(e.msg, sizeof e.msg, "%s", head.msg);
-        report("error", &e);
+        report(head.status == MNW_EXIT_STOPPED ? "stopped" : "error", &e);
         mnw_seqset_free(&seqs);
         run_start_free(&rs);
         return head.status;

@@ -5,7 +5,9 @@
 # run killed with -9 does not block its resume; the fallback where the file
 # system has no flock; a lock file that is a FIFO; refused starts with
 # --force (a control character in a path, bad input, one sequence) leave an
-# earlier run whole; a closed stdout; out of memory.
+# earlier run whole; a stop signal while the input is still being read (a
+# FIFO without a writer, a slow pipe, two signals); a closed stdout; out of
+# memory.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
@@ -113,6 +115,23 @@ refuse "--force with a bad setting" 2 -i s120.fa -o E --force --gap-open 3 --gap
 refuse "--force with a missing input" 1 -i no-such.fa -o E --force
 refuse "--resume with a setting that contradicts the bookmark" 2 --resume E --match 7
 refuse "--resume of the complete run" 0 --resume E
+
+# --- a stop signal while the input is still being read ---
+mkfifo nowriter.fa
+"$MNW" -i nowriter.fa -o R1 -q >stopread1.log 2>&1 &
+pid=$!; sleep 1; t0=$SECONDS; kill -TERM $pid; wait $pid; rc=$?
+check "SIGTERM while waiting for a FIFO's writer: exit 3 at once" '[ $rc -eq 3 ] && [ $((SECONDS - t0)) -le 3 ]'
+check "... the message says nothing was written, and OUTDIR was not created" 'grep -q "^mnw: stopped: SIGTERM while reading the input (nowriter.fa: reading stopped at line 1), before the run began: nothing was written" stopread1.log && [ ! -e R1 ]'
+mkfifo slow.fa
+{ head -c 100000 s200.fa; sleep 30; } > slow.fa &
+writer=$!
+"$MNW" -i slow.fa -o R2 -q >stopread2.log 2>&1 &
+pid=$!; sleep 1; t0=$SECONDS; kill -TERM $pid; wait $pid; rc=$?
+kill $writer 2>/dev/null; wait $writer 2>/dev/null
+check "SIGTERM while a slow pipe is half read: exit 3 at once, OUTDIR not created" '[ $rc -eq 3 ] && [ $((SECONDS - t0)) -le 3 ] && [ ! -e R2 ] && grep -q "reading stopped at line [1-9]" stopread2.log'
+"$MNW" -i nowriter.fa -o R3 -q >stopread3.log 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; kill -TERM $pid; wait $pid; rc=$?
+check "two signals while reading: exit 128+N, and the message says no bookmark exists yet" '[ $rc -gt 128 ] && grep -q "before the run wrote its first bookmark" stopread3.log && ! grep -q "bookmark written stays valid" stopread3.log'
 
 # --- stdout closed or a closed pipe ---
 "$MNW" -i s120.fa -o P1 -t 2 2>P1.err | true
