@@ -20,6 +20,9 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+/* one block at a time: a kernel's shared array is one static array, the
+ * same for every lane of the warp being run */
+#define __shared__ static
 
 struct emu_dim3 {
     unsigned x, y, z;

@@ -494,7 +494,7 @@ int main(void)
                 free(bits);
                 /* an odd one: cell (1,1) at bit 5, rows padded by 3 cells, B below A */
                 uint64_t cb = affine ? 4 : 2;
-                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0};
+                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0};
                 bytes = (size_t)((5 + (uint64_t)m * o.row_bits + 7) / 8);
                 bits = calloc(bytes + 1, 1);
                 o.base = bits;
@@ -506,7 +506,7 @@ int main(void)
                  * word (two words with affine gaps), word (tg, c) at
                  * (c - 1 + tg) * nrb + tg */
                 uint64_t W = affine ? 64 : 32, nrb = ((uint64_t)m + 15) / 16;
-                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2};
+                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0};
                 bytes = (size_t)(((uint64_t)n + nrb) * nrb * W / 8);
                 bits = calloc(bytes + 1, 1);
                 g.base = bits;

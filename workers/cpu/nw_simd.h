@@ -277,6 +277,7 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
         en->v.ext_bit = (uint32_t)wbits;
         en->v.rshift = 0;
         en->v.sub_bits = 0;
+        en->v.b_up = 0;
         en->re = re;
         en->ce = ce;
         en->score = best;

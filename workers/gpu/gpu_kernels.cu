@@ -13,7 +13,7 @@ template <bool AFF, bool FE, bool DIRS>
 void launch(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np, const uint8_t *codes,
             const mnw_gpu_kscore &sc, uint8_t *var, mnw_gpu_kend *ends)
 {
-    const int threads = 128;
+    const int threads = PT; /* the kernels' shared profile assumes it */
     if (kind == MNW_GPU_K_RSCAN) {
         rscan<AFF, FE, DIRS><<<(unsigned)((np + threads - 1) / threads), threads, 0, st>>>(pairs, idx, np, codes, sc,
                                                                                           var, ends);

@@ -5,12 +5,16 @@
  * gpu_kern.h (layouts) and docs/GPU.md.
  *
  * All three compute a row block (16 rows) one column at a time with
- * block_col: the block's 16 H values (and F, the left gap, with affine
- * gaps) stay in registers; a column takes H (and E, the upper gap) of the
- * row above the block, the column's base and the diagonal H, and gives the
- * block's bottom H (and E) and the direction word(s). 32-bit arithmetic:
- * exact for every length the input allows. The recurrence and the bits are
- * those of the CPU kernels (workers/cpu/nw_simd.h, docs/SCORING.md).
+ * block_col (affine gaps) or block_col_lin (linear gaps): the block's 16 H
+ * values (and F, the left gap, with affine gaps) stay in registers; a column
+ * takes H (and E, the upper gap) of the row above the block, the column's
+ * base and the diagonal H, and gives the block's bottom H (and E) and the
+ * direction word(s). 32-bit arithmetic: exact for every length the input
+ * allows. Affine gaps: the recurrence and the bits of the CPU kernels
+ * (workers/cpu/nw_simd.h, docs/SCORING.md). Linear gaps: tagged offset
+ * scores (block_col_lin), the substitution from a profile in shared memory
+ * (prof_fill), and per cell the tag of the winner (2 diagonal, 1 up, 0
+ * left) as its two direction bits; the same alignments by the same rule.
  *
  * DScan-mNW, one warp per pair, m <= 512 rows: lane t owns row block t and
  * the warp sweeps the anti-diagonals: at step s lane t computes column
@@ -48,11 +52,23 @@ constexpr int RB = MNW_GPU_RB;
 constexpr unsigned FULL = 0xffffffffu;
 constexpr int NEG = MNW_GPU_NEG;
 constexpr int TILE_BLOCKS = MNW_GPU_DSCAN_ROWS / RB; /* 32: one per lane */
+constexpr int PT = 128; /* threads per block of every matrix kernel (gpu_kernels.cu) */
 
-/* H[r][0] (and H[0][r]): 0 with free end gaps, else -gapcost(r) */
+/* H[r][0] (and H[0][r]): 0 with free end gaps, else -gapcost(r). Linear
+ * gaps hold U = 4 (H + g (r + c)) + 1 instead (block_col_lin): the edge is
+ * 1, or 4 g r + 1 with free end gaps. */
+template <bool AFF>
 __device__ __forceinline__ int edge(const mnw_gpu_kscore &s, int r)
 {
+    if (!AFF) return (s.free_ends ? 4 * s.go * r : 0) + 1;
     return (s.free_ends || r == 0) ? 0 : -(s.go + (r - 1) * s.ge);
+}
+
+/* H of cell (r, c) from the value a kernel keeps (linear: U, above) */
+template <bool AFF>
+__device__ __forceinline__ int hval(int x, int r, int c, int g)
+{
+    return AFF ? x : (x >> 2) - g * (r + c);
 }
 
 __device__ __forceinline__ int max3(int a, int b, int c)
@@ -64,49 +80,59 @@ __device__ __forceinline__ int max3(int a, int b, int c)
 #endif
 }
 
+/* max(a + b, c) in one instruction (VIADDMNMX, DPX on sm_90) */
+__device__ __forceinline__ int addmax(int a, int b, int c)
+{
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+    return __viaddmax_s32(a, b, c);
+#else
+    return max(a + b, c);
+#endif
+}
+
 /* One row block's state: rows r0 .. r0 + 15 */
 struct Rows {
-    int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its match and mismatch scores (0 for N) */
-    int H[RB], F[RB];           /* H and F (affine) of the last column computed */
+    int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its match and mismatch scores (0 for N; linear: as S below) */
+    int H[RB], F[RB];           /* H (linear: U) and F (affine) of the last column computed */
+    int qn;                     /* linear: S of an ambiguity code */
 };
 
+template <bool AFF>
 __device__ __forceinline__ void rows_init(Rows &R, const uint8_t *A, int m, int r0, const mnw_gpu_kscore &sc)
 {
+    /* linear: S = 4 (s + 2 g) + 1, the diagonal step of U (block_col_lin) */
+    const int qn = 4 * (2 * sc.go) + 1;
+    R.qn = qn;
 #pragma unroll
     for (int k = 0; k < RB; k++) {
         int r = r0 + k;
         int c = r <= m ? min((int)A[r - 1], 4) : 4; /* every ambiguity code scores alike */
         R.qc[k] = c;
-        R.qm[k] = c < 4 ? sc.match : 0;
-        R.qx[k] = c < 4 ? sc.mismatch : 0;
-        R.H[k] = edge(sc, r);
+        if (AFF) {
+            R.qm[k] = c < 4 ? sc.match : 0;
+            R.qx[k] = c < 4 ? sc.mismatch : 0;
+        } else {
+            R.qm[k] = c < 4 ? 4 * (sc.match + 2 * sc.go) + 1 : qn;
+            R.qx[k] = c < 4 ? 4 * (sc.mismatch + 2 * sc.go) + 1 : qn;
+        }
+        R.H[k] = edge<AFF>(sc, r);
         R.F[k] = NEG;
     }
 }
 
-/* One column of a row block. In: diag = H of the row above at the previous
- * column, up/ue = H/E of the row above at this column, b = the column's
- * base. Out: up/ue = H/E of the block's bottom row; w0 (w1) = the bits. */
+/* One column of a row block, affine gaps (linear: block_col_lin). In:
+ * diag = H of the row above at the previous column, up/ue = H/E of the row
+ * above at this column, b = the column's base. Out: up/ue = H/E of the
+ * block's bottom row; w0, w1 = the bits. */
 template <bool AFF>
 __device__ __forceinline__ void block_col(Rows &R, int b, int diag, int &up, int &ue, int go, int ge, uint32_t &w0,
                                           uint32_t &w1)
 {
+    static_assert(AFF, "linear gaps: block_col_lin");
     const int bmask = b < 4 ? -1 : 0;
     w0 = 0;
     w1 = 0;
-    if (!AFF) {
-#pragma unroll
-        for (int k = 0; k < RB; k++) {
-            int sub = (R.qc[k] == b) ? R.qm[k] : (R.qx[k] & bmask);
-            int d = diag + sub;
-            int h = max(d, max(up, R.H[k]) - go);
-            w0 |= ((h == d) ? 1u : 0u) << (2 * k);
-            w0 |= ((R.H[k] > up) ? 2u : 0u) << (2 * k);
-            diag = R.H[k];
-            R.H[k] = h;
-            up = h;
-        }
-    } else {
+    {
 #pragma unroll
         for (int k = 0; k < RB; k++) {
             int sub = (R.qc[k] == b) ? R.qm[k] : (R.qx[k] & bmask);
@@ -127,6 +153,63 @@ __device__ __forceinline__ void block_col(Rows &R, int b, int diag, int &up, int
     }
 }
 
+/* Linear gaps: the substitution profile of a thread's 16 rows, in shared
+ * memory: for each column base b (0..4) the 16 values S of block_col_lin, as 4
+ * int4 at p[(4 b + q) PT] (q = rows 4q..4q+3), p = prof + threadIdx.x. The
+ * threads of a warp read 32 consecutive int4 (no bank conflict), each its
+ * own, so no synchronisation is needed. */
+__device__ __forceinline__ void prof_fill(int4 *p, const Rows &R)
+{
+#pragma unroll
+    for (int b = 0; b < 5; b++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int v[4];
+#pragma unroll
+            for (int t = 0; t < 4; t++) {
+                const int k = 4 * q + t;
+                v[t] = (R.qc[k] == b) ? R.qm[k] : (b < 4 ? R.qx[k] : R.qn);
+            }
+            p[(4 * b + q) * PT] = make_int4(v[0], v[1], v[2], v[3]);
+        }
+}
+
+/* One column of a row block, linear gaps, S from the profile (pb = p +
+ * 4 b PT for the column's base b). In: diag = U of the row above at the
+ * previous column, up = U of the row above at this column. Out: up = U of
+ * the block's bottom row; w0 = the tags.
+ *
+ * Tagged offset scores (docs/GPU.md): a kernel keeps U = 4 P + 1 with
+ * P = H + g (r + c) (g the gap cost), so a gap step costs nothing and a
+ * diagonal step adds s + 2 g. The three candidates of a cell carry their
+ * tag in the two low bits: diagonal U + S with S = 4 (s + 2 g) + 1 (tag 2),
+ * up U (tag 1), left U - 1 (tag 0). All three are shifted by the same
+ * amount, so one max gives the score and the winner at once, and a tie goes
+ * to the larger tag: diagonal, then up, then left, the rule of
+ * docs/SCORING.md. The tag is the direction (no compare per cell); the cell
+ * keeps (r & ~3) | 1. Two add-max instructions make the 3-way max with its
+ * adds. 0 <= P <= (match + 2 g) min(r, c) + g |r - c|: with the option
+ * limits (scores and costs up to 1,000, sequences up to 10,000 bases) U
+ * stays below 2^27, far inside 32 bits. */
+__device__ __forceinline__ void block_col_lin(Rows &R, const int4 *pb, int diag, int &up, uint32_t &w0)
+{
+    w0 = 0;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const int4 s4 = pb[q * PT];
+        const int S[4] = {s4.x, s4.y, s4.z, s4.w};
+#pragma unroll
+        for (int t = 0; t < 4; t++) {
+            const int k = 4 * q + t;
+            const int r = addmax(diag, S[t], addmax(R.H[k], -1, up));
+            w0 += (uint32_t)(r & 3) << (2 * k);
+            diag = R.H[k];
+            R.H[k] = (r & ~3) | 1;
+            up = R.H[k];
+        }
+    }
+}
+
 /* The end cell as the columns go by (one thread's view: the rows of its
  * blocks). own: this block holds row m (at k = mk). */
 struct Ends {
@@ -135,14 +218,15 @@ struct Ends {
     int hmn = 0;          /* H[m][n] */
 };
 
-template <bool FE>
-__device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, bool own, int mk, int r0, int m)
+template <bool AFF, bool FE>
+__device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, bool own, int mk, int r0, int m, int g)
 {
     if (own && (FE || c == n)) { /* row m: H at this column */
         int hm = R.H[0];
 #pragma unroll
         for (int k = 1; k < RB; k++)
             if (k == mk) hm = R.H[k];
+        hm = hval<AFF>(hm, m, c, g);
         if (FE && hm >= E.lrv) {
             E.lrv = hm;
             E.lrc = c;
@@ -151,11 +235,13 @@ __device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, b
     }
     if (FE && c == n) { /* last column, rows ascending (ties: the later row) */
 #pragma unroll
-        for (int k = 0; k < RB; k++)
-            if (r0 + k <= m && R.H[k] >= E.lcv) {
-                E.lcv = R.H[k];
+        for (int k = 0; k < RB; k++) {
+            const int h = hval<AFF>(R.H[k], r0 + k, n, g);
+            if (r0 + k <= m && h >= E.lcv) {
+                E.lcv = h;
                 E.lcr = r0 + k;
             }
+        }
     }
 }
 
@@ -195,7 +281,7 @@ __device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw
     if (c <= n) {
         b = min((int)B[c - 1], 4);
         if (sp == 0) {
-            h = edge(sc, c);
+            h = edge<AFF>(sc, c);
         } else {
             h = rdH[c];
             if (AFF) e = rdE[c];
@@ -227,14 +313,17 @@ __global__ void __launch_bounds__(128)
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB; /* block and row of row m */
     const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
     Ends E;
+    __shared__ int4 prof[20 * PT]; /* linear gaps: prof_fill */
+    int4 *const myprof = prof + threadIdx.x;
 
     for (int sp = 0; sp < nstripes; sp++) {
         const int tg = sp * TILE_BLOCKS + lane;
         const int r0 = tg * RB + 1;
         const bool own = (tg == mtg);
         Rows R;
-        rows_init(R, A, m, r0, sc);
-        int diag0 = edge(sc, r0 - 1);
+        rows_init<AFF>(R, A, m, r0, sc);
+        if (!AFF) prof_fill(myprof, R);
+        int diag0 = edge<AFF>(sc, r0 - 1);
         int upH = 0, upE = NEG, bc = 4;
         const uint64_t rd = (sp & 1) ? w : 0, wr = w - rd;
         const int32_t *rdH = bnd + rd, *rdE = bnd + 2 * w + rd;
@@ -266,8 +355,9 @@ __global__ void __launch_bounds__(128)
             const int c = s - lane + 1;
             if (c < 1 || c > n) continue;
             int up = inH, ue = inE;
-            uint32_t w0, w1;
-            block_col<AFF>(R, inB, diag0, up, ue, go, ge, w0, w1);
+            uint32_t w0, w1 = 0;
+            if constexpr (AFF) block_col<AFF>(R, inB, diag0, up, ue, go, ge, w0, w1);
+            else block_col_lin(R, myprof + 4 * inB * PT, diag0, up, w0);
             diag0 = inH;
             upH = up;
             upE = ue;
@@ -281,7 +371,7 @@ __global__ void __launch_bounds__(128)
                 wrH[c] = upH;
                 if (AFF) wrE[c] = upE;
             }
-            ends_col<FE>(E, R, c, n, own, mk, r0, m);
+            ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, go);
         }
         __syncwarp();
     }
@@ -328,20 +418,23 @@ __global__ void __launch_bounds__(128)
     const int go = sc.go, ge = sc.ge;
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB;
     Ends E;
+    __shared__ int4 prof[20 * PT]; /* linear gaps: prof_fill */
+    int4 *const myprof = prof + threadIdx.x;
 
     for (int tg = 0; tg < nrb; tg++) {
         const int r0 = tg * RB + 1;
         const bool own = (tg == mtg), more = tg + 1 < nrb;
         Rows R;
-        rows_init(R, A, m, r0, sc);
-        int diag = edge(sc, r0 - 1);
+        rows_init<AFF>(R, A, m, r0, sc);
+        if (!AFF) prof_fill(myprof, R);
+        int diag = edge<AFF>(sc, r0 - 1);
         for (int c0 = 1; c0 <= n; c0 += 4) {
             const int q = (c0 - 1) >> 2;
             uint32_t b4 = load4(B + c0 - 1);
             int ua[4], ea[4] = {NEG, NEG, NEG, NEG};
             if (tg == 0) {
 #pragma unroll
-                for (int t = 0; t < 4; t++) ua[t] = edge(sc, c0 + t);
+                for (int t = 0; t < 4; t++) ua[t] = edge<AFF>(sc, c0 + t);
             } else {
                 int4 h4 = bH[q];
                 ua[0] = h4.x, ua[1] = h4.y, ua[2] = h4.z, ua[3] = h4.w;
@@ -356,9 +449,11 @@ __global__ void __launch_bounds__(128)
                 const int c = c0 + t;
                 const int b = c <= n ? min((int)((b4 >> (8 * t)) & 0xffu), 4) : 4;
                 const int above = ua[t];
-                block_col<AFF>(R, b, diag, ua[t], ea[t], go, ge, w0[t], w1[t]);
+                w1[t] = 0;
+                if constexpr (AFF) block_col<AFF>(R, b, diag, ua[t], ea[t], go, ge, w0[t], w1[t]);
+                else block_col_lin(R, myprof + 4 * b * PT, diag, ua[t], w0[t]);
                 diag = above;
-                if (c <= n) ends_col<FE>(E, R, c, n, own, mk, r0, m);
+                if (c <= n) ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, go);
             }
             if (more) {
                 bH[q] = make_int4(ua[0], ua[1], ua[2], ua[3]);

@@ -34,6 +34,8 @@
  *   base_bit + ((r-1) >> rshift) * row_bits + ((r-1) & (2^rshift - 1)) * sub_bits
  *            + (c-1) * col_bits + a_bit
  * and B likewise with b_bit; with affine gaps A', B' lie ext_bit further.
+ * With linear gaps a set B means left (D) unless b_up: then it means up (I)
+ * (the GPU kernels' tagged scores give "up won" directly, docs/GPU.md).
  * rshift = 0 (and sub_bits unused): plain strides, row_bits per row. */
 typedef struct {
     const uint8_t *base;
@@ -44,6 +46,7 @@ typedef struct {
     uint32_t ext_bit;  /* affine: from A, B to A', B' */
     uint32_t rshift;   /* rows per block = 2^rshift */
     uint64_t sub_bits; /* within a block, from one row to the next */
+    uint32_t b_up;     /* linear gaps: 1 when a set B means up (I) rather than left (D) */
 } mnw_dirview;
 
 /* Bit number of bit A of cell (r, c). */
@@ -85,7 +88,7 @@ MNW_TB_HD uint32_t mnw_tb_walk(const mnw_dirview *v, int affine, int re, int ce,
             uint8_t x = a[r - 1], y = b[c - 1];
             op = (x == y && x < 4) ? MNW_TBW_EQ : MNW_TBW_X;
         } else if (!affine) {
-            op = mnw_tbw_bit(base, p + ob) ? MNW_TBW_D : MNW_TBW_I;
+            op = (mnw_tbw_bit(base, p + ob) ^ v->b_up) ? MNW_TBW_D : MNW_TBW_I;
         } else {
             if (st == 0) st = mnw_tbw_bit(base, p + ob) ? 1 : 2;
             op = st == 1 ? MNW_TBW_I : MNW_TBW_D;
