@@ -21,7 +21,7 @@ int mnw_err_set(mnw_err *e, const char *fmt, ...)
  * (_exit: no half-written stdio buffer reaches an output; the bookmark on
  * disk describes what was synced, so the run resumes from it). The source
  * place is kept at the end for a bug report. */
-static void oom(size_t n, const char *file, int line)
+void mnw_oom(size_t n, const char *file, int line)
 {
     char msg[512];
     int len = snprintf(msg, sizeof msg,
@@ -36,21 +36,21 @@ static void oom(size_t n, const char *file, int line)
 void *mnw_xmalloc_at(size_t n, const char *file, int line)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) oom(n, file, line);
+    if (!p) mnw_oom(n, file, line);
     return p;
 }
 
 void *mnw_xcalloc_at(size_t n, size_t sz, const char *file, int line)
 {
     void *p = calloc(n ? n : 1, sz ? sz : 1);
-    if (!p) oom(n * sz, file, line);
+    if (!p) mnw_oom(n * sz, file, line);
     return p;
 }
 
 void *mnw_xrealloc_at(void *p, size_t n, const char *file, int line)
 {
     void *q = realloc(p, n ? n : 1);
-    if (!q) oom(n, file, line);
+    if (!q) mnw_oom(n, file, line);
     return q;
 }
 

@@ -35,6 +35,11 @@ char *mnw_xstrdup_at(const char *s, const char *file, int line) MNW_ALLOC __attr
 #define mnw_xrealloc(p, n) mnw_xrealloc_at((p), (n), __FILE__, __LINE__)
 #define mnw_xstrdup(s) mnw_xstrdup_at((s), __FILE__, __LINE__)
 
+/* Out of memory (n bytes asked for at file:line): the message of util.c
+ * and exit status 1 at once; for allocations that do not go through
+ * mnw_xmalloc (aligned_alloc). */
+void mnw_oom(size_t n, const char *file, int line) __attribute__((noreturn));
+
 /* Fatal: prints "mnw: FILE:LINE: what: strerror(rc)" and aborts. For calls
  * whose failure means a broken invariant (pthread_mutex_lock, ...). */
 void mnw_die_rc(const char *file, int line, const char *what, int rc)

@@ -92,10 +92,7 @@ void mnw_ws_reserve(void **buf, size_t *have, size_t need)
     sz = (sz + 63) & ~(size_t)63;
     free(*buf);
     *buf = aligned_alloc(64, sz);
-    if (!*buf) {
-        fprintf(stderr, "mnw: %s:%d: out of memory allocating %zu bytes\n", __FILE__, __LINE__, sz);
-        abort();
-    }
+    if (!*buf) mnw_oom(sz, __FILE__, __LINE__);
     *have = sz;
 }
 

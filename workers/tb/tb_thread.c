@@ -252,10 +252,7 @@ mnw_tb_batch *mnw_tb_batch_get(mnw_tb *tb, size_t bytes)
     if (b->cap < bytes || !b->dir) {
         free(b->dir);
         b->dir = aligned_alloc(64, want);
-        if (!b->dir) {
-            fprintf(stderr, "mnw: %s:%d: out of memory allocating %zu bytes\n", __FILE__, __LINE__, want);
-            abort();
-        }
+        if (!b->dir) mnw_oom(want, __FILE__, __LINE__);
         b->cap = want;
     }
     b->used = 0;
