@@ -135,17 +135,25 @@ check "rank 0 hangs: a rank names rank 0, the CLD, and the timeout" 'grep -qE "r
 # busy: two lists of 15,000 and 4,900 pairs, one worker each, so one rank
 # says BYE seconds before the other is done (the CLD once stopped beating
 # to it, and it gave up after --rank-timeout)
-for k in 1 2; do
+early_runs="1 2"; [ -n "${MNW_TEST_QUICK:-}" ] && early_runs=1 # the sanitizer runs: once
+for k in $early_runs; do
     "${MPIRUN[@]}" -np 2 "$MNW" -i s200.fa -o early$k -q -t 1 --worklist-size 15000 --rank-timeout 2 >early$k.log 2>&1
     rc=$?
     check "a rank idle for longer than --rank-timeout waits for FIN (run $k): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' early$k.log | tail -3
 done
 "$MNW" -i s200.fa -o early_base -q -t 2
-check "the early-idle runs' outputs are identical to the single-process run" 'same_outputs early_base early1 && same_outputs early_base early2'
+check "the early-idle runs' outputs are identical to the single-process run" 'same_outputs early_base early1 && { [ ! -d early2 ] || same_outputs early_base early2; }'
 
 # the whole job suspended for longer than --rank-timeout (Slurm's scontrol
 # suspend: SIGSTOP to every rank, later SIGCONT) and continued: it goes on
-"${MPIRUN[@]}" -np 2 "$MNW" -i s500.fa -o susp -q -t 1 --worklist-size 500 --rank-timeout 2 >susp.log 2>&1 &
+# (16s-500 runs long enough to be caught mid-run; the sanitizer builds,
+# several times slower, are on its first 300 genes)
+susp_set=s500
+if [ -n "${MNW_TEST_QUICK:-}" ]; then
+    awk '/^>/{n++} n>300{exit} {print}' s500.fa > s300.fa
+    susp_set=s300
+fi
+"${MPIRUN[@]}" -np 2 "$MNW" -i $susp_set.fa -o susp -q -t 1 --worklist-size 500 --rank-timeout 2 >susp.log 2>&1 &
 job=$!
 for t in $(seq 1 300); do
     p0=$(rank_pid susp 0) && p1=$(rank_pid susp 1) && grep -qs "CPU workers in all" susp/mnw.log && break
