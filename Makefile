@@ -231,7 +231,7 @@ FUZZ_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,un
               -D_GNU_SOURCE -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu
 FUZZ_SRC_fasta := src/fasta.c src/seq.c src/util.c
 FUZZ_SRC_config := src/config.c src/opts.c src/identity.c src/score.c src/buf.c src/util.c workers/gpu/gpu_opts.c
-FUZZ_SRC_bookmark := cld/bookmark.c src/afile.c src/buf.c src/seq.c src/util.c
+FUZZ_SRC_bookmark := cld/bookmark.c src/regfile.c src/afile.c src/buf.c src/seq.c src/util.c
 define FUZZ_RULE
 build-fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_util.h $$(FUZZ_SRC_$(1))
 	@mkdir -p build-fuzz

@@ -1,5 +1,6 @@
 /* bookmark.c - reading and writing OUTDIR/mnw.bookmark (bookmark.h). */
 #include "bookmark.h"
+#include "regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,18 +120,6 @@ int mnw_sum_fd(int fd, const char *path, uint64_t len, mnw_sum *s, mnw_err *e)
     }
     free(buf);
     return rc;
-}
-
-const char *mnw_file_kind(unsigned mode)
-{
-    if (S_ISREG(mode)) return "a regular file";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISLNK(mode)) return "a symbolic link";
-    return "not a file";
 }
 
 /* ---- the bookmark ---- */
@@ -345,18 +334,10 @@ static int parse_hex8(const char *s, size_t n, uint32_t *v)
  * file before reading a byte (a FIFO would block) and what is too large. */
 static int slurp(const char *path, char **t, size_t *n, mnw_err *e)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return mnw_err_set(e, "%s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int er = errno;
-        close(fd);
-        return mnw_err_set(e, "%s: %s", path, strerror(er));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return mnw_err_set(e, "%s: is not a regular file (%s): not a bookmark", path, mnw_file_kind(st.st_mode));
-    }
+    int fd = mnw_open_regular(path, O_RDONLY, 0, &st, e);
+    if (fd == -1) return mnw_err_set(e, "%s: %s", path, strerror(errno));
+    if (fd == -2) return mnw_err_set(e, "%s: is not a regular file (%s): not a bookmark", path, mnw_file_kind(st.st_mode));
     if (st.st_size > MNW_BOOKMARK_MAX_BYTES) {
         close(fd);
         return mnw_err_set(e, "%s: %lld bytes, more than a bookmark can hold (%d): not a bookmark", path,

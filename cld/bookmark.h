@@ -82,8 +82,6 @@ int mnw_sum_set(mnw_sum *s, uint64_t bytes, uint32_t crc, uint64_t block, const 
  * sequential read, without blocking on a FIFO. 0, or -1 with e set (a read
  * error, or the file ends before len). */
 int mnw_sum_fd(int fd, const char *path, uint64_t len, mnw_sum *s, mnw_err *e);
-/* "a regular file", "a FIFO", "a directory", ... for a st_mode. */
-const char *mnw_file_kind(unsigned mode);
 
 typedef struct {
     char input_hash[33];

@@ -1,5 +1,6 @@
 /* resume.c - see resume.h. */
 #include "resume.h"
+#include "regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,20 +114,13 @@ int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mn
         snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[o]);
         const uint64_t len = b->out_bytes[k];
         /* never blocks: a FIFO or a device in its place is refused */
-        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0)
+        struct stat sb;
+        int fd = mnw_open_regular(path, O_RDONLY, 0, &sb, e);
+        if (fd == -1)
             return mnw_err_set(e, "%s: %s; the bookmark says it holds %llu bytes: cannot resume (start again with --force)",
                                path, strerror(errno), (unsigned long long)len);
-        struct stat sb;
-        if (fstat(fd, &sb) != 0) {
-            int er = errno;
-            close(fd);
-            return mnw_err_set(e, "%s: %s", path, strerror(er));
-        }
-        if (!S_ISREG(sb.st_mode)) {
-            close(fd);
+        if (fd == -2)
             return mnw_err_set(e, "%s: is not a regular file (%s): cannot resume", path, mnw_file_kind(sb.st_mode));
-        }
         if ((uint64_t)sb.st_size < len) {
             close(fd);
             return mnw_err_set(e, "%s: %llu bytes, shorter than the %llu the bookmark says were written: the file was "

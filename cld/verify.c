@@ -1,5 +1,6 @@
 /* verify.c - `mnw verify OUTDIR` (verify.h). */
 #include "verify.h"
+#include "regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,22 +74,15 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
     char path[8400], n1[32], n2[32];
     snprintf(path, sizeof path, "%s/%s", outdir, bm->out_name[k]);
     const uint64_t len = bm->out_bytes[k];
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    mnw_err oe;
+    int fd = mnw_open_regular(path, O_RDONLY, 0, &st, &oe);
     if (fd < 0) {
         fflush(stdout);
-        fprintf(stderr, "mnw: error: %s: %s; the bookmark says it holds %s bytes\n", path, strerror(errno),
-                mnw_verify_count(len, n1));
-        return 1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int er = errno, reg = 0;
-        unsigned mode = 0;
-        if (!fstat(fd, &st)) mode = st.st_mode, reg = S_ISREG(st.st_mode);
-        close(fd);
-        fflush(stdout);
-        if (reg) fprintf(stderr, "mnw: error: %s: %s\n", path, strerror(er));
-        else fprintf(stderr, "mnw: error: %s: is not a regular file (%s)\n", path, mnw_file_kind(mode));
+        if (fd == -2) fprintf(stderr, "mnw: error: %s\n", oe.msg);
+        else
+            fprintf(stderr, "mnw: error: %s: %s; the bookmark says it holds %s bytes\n", path, strerror(errno),
+                    mnw_verify_count(len, n1));
         return 1;
     }
     if ((uint64_t)st.st_size < len) {

@@ -1,5 +1,6 @@
 /* writer.c - see writer.h. */
 #include "writer.h"
+#include "regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,21 +24,13 @@ static int open_out(mnw_writer *w, int o, int flags, mnw_err *e)
 {
     const char *path = w->path[o];
     struct stat st;
+    /* O_TRUNC must not reach a FIFO or device: look before opening */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return mnw_err_set(e, "%s: is not a regular file (%s)", path, mnw_file_kind(st.st_mode));
-    int fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | flags, 0666);
+    int fd = mnw_open_regular(path, O_WRONLY | O_APPEND | flags, 0666, &st, e);
+    if (fd == -2) return -1;
     if (fd < 0)
         return mnw_err_set(e, "%s: cannot %s: %s", path, (flags & O_CREAT) ? "create" : "open", strerror(errno));
-    if (fstat(fd, &st) != 0) {
-        int er = errno;
-        close(fd);
-        return mnw_err_set(e, "%s: %s", path, strerror(er));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return mnw_err_set(e, "%s: is not a regular file (%s)", path, mnw_file_kind(st.st_mode));
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     w->dev[o] = st.st_dev;
     w->ino[o] = st.st_ino;
     w->f[o] = fdopen(fd, "ab");

@@ -1,5 +1,6 @@
 /* outlock.c - see outlock.h. */
 #include "outlock.h"
+#include "regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,17 +26,13 @@ static int open_lock(const char *dir, int create, mnw_err *e)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, MNW_LOCK_FILE);
-    int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
+    struct stat sb;
+    int fd = mnw_open_regular(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW, 0644, &sb, e);
+    if (fd == -2) return mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, mnw_file_kind(sb.st_mode));
     if (fd < 0) {
         if ((errno == ENOENT || errno == ENOTDIR) && !create) return -2; /* no OUTDIR, or not a directory: checked later */
         if (errno == ELOOP) return mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)", path);
         return mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(errno));
-    }
-    struct stat sb;
-    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-        const char *what = S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file";
-        close(fd);
-        return mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, what);
     }
     return fd;
 }
