@@ -8,14 +8,21 @@
  * checked against mnw's. The "x rodinia" column is the ratio to it.
  *
  * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both]
- *                  [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R]
+ *                  [--lanes LIST] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]
  * --tb: of device,host,score (default all three); --kernels: of
- * auto,rscan,dscan,tileddscan (default all); --trim L cuts every sequence
- * to its first L bases (short-read classes from real genes).
+ * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (linear
+ * gaps: two pairs per lane in 16-bit halves where the bound allows, or
+ * 32-bit lanes; default x2, the production setting); --trim L cuts every
+ * sequence to its first L bases (short-read classes from real genes).
  * Pairs: the first N of the lower triangle, i > j (the order mnw hands out).
  * The time is wall time from the first launch to the last batch read back,
- * alignments converted on the host (mnw_gpu_batch_aln), best of R runs.
+ * alignments converted on the host (mnw_gpu_batch_aln) by F finisher
+ * threads (--finishers, default 8; mnw's finishers do this work in a run),
+ * best of R runs. Until 2026-11-25 the main thread converted every
+ * alignment itself, which bounded the device trace-back rows once the
+ * kernels got faster.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +39,54 @@ int32_t rnw_align(rnw *r, const uint8_t *a, int m, const uint8_t *b, int n, int 
                   int *cols, char *err, size_t errn);
 void rnw_close(rnw *r);
 
-static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t *cells_out, mnw_aln *tmp)
+/* Finished batches go to `nfin` finisher threads, which turn every pair into
+ * its alignment (mnw_gpu_batch_aln: the runs, or the host walk with host
+ * trace-back) and return the batch, as mnw's finishers do; the main thread
+ * only fills, launches and polls. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    mnw_gpu_batch *q[64];
+    int head, tail, stop;
+} finq;
+
+static void *fin_main(void *arg)
+{
+    finq *f = arg;
+    mnw_aln a;
+    mnw_aln_init(&a);
+    for (;;) {
+        pthread_mutex_lock(&f->mu);
+        while (f->head == f->tail && !f->stop) pthread_cond_wait(&f->cv, &f->mu);
+        if (f->head == f->tail) {
+            pthread_mutex_unlock(&f->mu);
+            break;
+        }
+        mnw_gpu_batch *b = f->q[f->head++ % 64];
+        pthread_mutex_unlock(&f->mu);
+        int cnt = mnw_gpu_batch_count(b);
+        for (int x = 0; x < cnt; x++) mnw_gpu_batch_aln(b, x, &a);
+        mnw_gpu_batch_put(b);
+    }
+    mnw_aln_free(&a);
+    return NULL;
+}
+
+static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t *cells_out, int nfin)
 {
     mnw_err e;
     uint64_t k = 0, done_pairs = 0, cells = 0, refused = 0;
     uint64_t i, j;
     mnw_pair_ij(0, &i, &j);
     mnw_gpu_batch *cur = NULL;
+    finq f = {.head = 0, .tail = 0, .stop = 0};
+    pthread_mutex_init(&f.mu, NULL);
+    pthread_cond_init(&f.cv, NULL);
+    pthread_t th[64];
+    if (nfin < 1) nfin = 1;
+    if (nfin > 64) nfin = 64;
     double t0 = mnw_now();
+    for (int t = 0; t < nfin; t++) pthread_create(&th[t], NULL, fin_main, &f);
     while (done_pairs + refused < npairs) {
         if (k < npairs && !cur) cur = mnw_gpu_batch_get(g);
         int full = 0;
@@ -71,14 +118,23 @@ static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t
             exit(1);
         }
         if (rc == 1) {
-            int cnt = mnw_gpu_batch_count(b);
-            for (int x = 0; x < cnt; x++) mnw_gpu_batch_aln(b, x, tmp);
-            done_pairs += (uint64_t)cnt;
-            mnw_gpu_batch_put(b);
+            done_pairs += (uint64_t)mnw_gpu_batch_count(b);
+            pthread_mutex_lock(&f.mu);
+            f.q[f.tail++ % 64] = b;
+            pthread_cond_signal(&f.cv);
+            pthread_mutex_unlock(&f.mu);
         }
     }
+    pthread_mutex_lock(&f.mu);
+    f.stop = 1;
+    pthread_cond_broadcast(&f.cv);
+    pthread_mutex_unlock(&f.mu);
+    for (int t = 0; t < nfin; t++) pthread_join(th[t], NULL);
+    double dt = mnw_now() - t0;
+    pthread_mutex_destroy(&f.mu);
+    pthread_cond_destroy(&f.cv);
     *cells_out = cells;
-    return mnw_now() - t0;
+    return dt;
 }
 
 /* s is in the comma-separated list */
@@ -98,22 +154,24 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device,host,score] [--kernels auto,rscan,dscan,tileddscan] "
-                        "[--gaps linear|affine|both] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R]\n");
+                        "[--gaps linear|affine|both] [--lanes x2,x1] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]\n");
         return 2;
     }
     uint64_t npairs = 200000, cpu_pairs = 2000, rod_pairs = 200;
-    const char *tb = "device,host,score", *kernels = "auto,rscan,dscan,tileddscan", *gaps = "both";
-    int max_pairs = 0, reps = 2, trim = 0;
+    const char *tb = "device,host,score", *kernels = "auto,rscan,dscan,tileddscan", *gaps = "both", *lanes = "x2";
+    int max_pairs = 0, reps = 2, trim = 0, nfin = 8;
     for (int a = 2; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--pairs")) npairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--tb")) tb = argv[a + 1];
         else if (!strcmp(argv[a], "--kernels")) kernels = argv[a + 1];
         else if (!strcmp(argv[a], "--gaps")) gaps = argv[a + 1];
+        else if (!strcmp(argv[a], "--lanes")) lanes = argv[a + 1];
         else if (!strcmp(argv[a], "--trim")) trim = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--max-pairs")) max_pairs = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--cpu-pairs")) cpu_pairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--rodinia-pairs")) rod_pairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--finishers")) nfin = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "bench_gpu: unknown option %s\n", argv[a]);
             return 2;
@@ -211,14 +269,19 @@ int main(int argc, char **argv)
                cpu_ps, (double)cells / tc / 1e9, tc, "1.0", "");
         static const char *const tbs[] = {"device", "host", "score"};
         for (int kern = MNW_GPU_KERNEL_AUTO; kern <= MNW_GPU_KERNEL_TILED; kern++)
+        for (int x2 = 1; x2 >= 0; x2--)
         for (int d = 0; d < 3; d++) {
             const char *kname = kern == MNW_GPU_KERNEL_AUTO ? "auto" : mnw_gpu_kernel_str(kern);
             if (!in_list(tb, tbs[d]) || !in_list(kernels, kname)) continue;
+            /* affine gaps and RScan have 32-bit lanes only: one row */
+            const int only32 = mnw_scoring_affine(sc) || kern == MNW_GPU_KERNEL_RSCAN;
+            if (only32 ? !x2 : !in_list(lanes, x2 ? "x2" : "x1")) continue;
             mnw_gpu_opts o;
             mnw_gpu_opts_default(&o);
             o.traceback_device = d == 0;
             o.score_only = d == 2;
             o.kernel = kern;
+            o.two_per_lane = x2;
             if (max_pairs > 0) o.max_pairs = max_pairs;
             mnw_gpu *g = mnw_gpu_open(0, &S, sc, &o, &e);
             if (!g) {
@@ -229,11 +292,12 @@ int main(int argc, char **argv)
             double best = 1e30;
             uint64_t gc = 0;
             for (int r = 0; r < reps; r++) {
-                double t = run_gpu(g, &S, npairs, &gc, &tmp);
+                double t = run_gpu(g, &S, npairs, &gc, nfin);
                 if (t < best) best = t;
             }
             char name[40];
-            snprintf(name, sizeof name, "%s/%s", kname, d == 0 ? "dev-tb" : d == 1 ? "host-tb" : "score-only");
+            snprintf(name, sizeof name, "%s/%s%s", kname, d == 0 ? "dev-tb" : d == 1 ? "host-tb" : "score-only",
+                     only32 ? "" : x2 ? "/x2" : "/x1");
             char rx[32] = "";
             if (rod_ps > 0) snprintf(rx, sizeof rx, "%.0f", (double)npairs / best / rod_ps);
             printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)npairs,

@@ -15,6 +15,7 @@
 
 #include "emu_device.h"
 #include "gpu_kernels.cuh"
+#include "gpu_pack2.cuh"
 #include "gpu_launch.h"
 
 using namespace mnw_gk;
@@ -146,9 +147,23 @@ template <bool AFF, bool FE, bool TILED, bool DIRS> static void dscan_lane(void 
     dscan<AFF, FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
 }
 
+template <bool FE, bool TILED, bool DIRS> static void dscan2_lane(void *p)
+{
+    margs *a = (margs *)p;
+    dscan2<FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
+}
+
 template <bool AFF, bool FE, bool DIRS> static void launch(int kind, margs &a)
 {
     emu_block_dim = emu_dim3{128, 1, 1};
+    if (mnw_gpu_kind_tr(kind)) { /* a.np units (linear gaps only) */
+        if constexpr (!AFF) {
+            void (*fn)(void *) = kind == MNW_GPU_K_DSCAN2 ? dscan2_lane<FE, false, DIRS> : dscan2_lane<FE, true, DIRS>;
+            const int nw = (a.np + 3) / 4 * 4;
+            for (int w = 0; w < nw; w++) run_warp(w, fn, &a);
+        }
+        return;
+    }
     if (kind == MNW_GPU_K_RSCAN) {
         for (int x = 0; x < a.np; x++) {
             ids_now.bid = emu_dim3{(unsigned)(x / 128), 0, 0};

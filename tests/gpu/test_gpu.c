@@ -180,9 +180,11 @@ int main(void)
             P[np++] = (pr){(uint32_t)j, (uint32_t)r};
         }
 
+    /* the last: linear gaps at the two-per-lane bound, max(match, 0) + 2 gap = 170 (docs/GPU.md) */
     const mnw_scoring modes[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}, {4, -5, 10, 10, 1}, {4, -5, 12, 3, 1},
-                                 {2, -3, 5, 2, 0}};
-    const char *mname[] = {"linear", "affine", "free-end-gaps", "affine+free-end-gaps", "affine 2/-3/5/2"};
+                                 {2, -3, 5, 2, 0},   {150, -9, 10, 10, 1}};
+    const char *mname[] = {"linear", "affine", "free-end-gaps", "affine+free-end-gaps", "affine 2/-3/5/2",
+                           "free-end-gaps 150/-9/10 (16-bit bound)"};
     mnw_cpu_ws *ws = mnw_cpu_ws_new();
     mnw_aln *ref = calloc((size_t)np, sizeof *ref), *got = calloc((size_t)np, sizeof *got);
     int *refused = calloc((size_t)np, sizeof *refused);
@@ -197,15 +199,20 @@ int main(void)
             int n = (int)mnw_seq_len(&S, P[x].j);
             mnw_cpu_align(ws, sc, mnw_seq_codes(&S, P[x].i), (int)mnw_seq_len(&S, P[x].i), &t, &n, 1, &ref[x]);
         }
+        const int linear = sc->gap_open == sc->gap_extend;
         for (int kern = MNW_GPU_KERNEL_AUTO; kern <= MNW_GPU_KERNEL_TILED; kern++)
         for (int tbdev = 1; tbdev >= 0; tbdev--)
-            for (int bs = 0; bs < 2; bs++) {
-                if (kern != MNW_GPU_KERNEL_AUTO && bs) continue;
+            for (int bs = 0; bs < 3; bs++) {
+                /* bs 1: batches of 7; bs 2: linear gaps in 32-bit lanes only */
+                if (kern != MNW_GPU_KERNEL_AUTO && bs == 1) continue;
+                if (bs == 2 && (!linear || kern == MNW_GPU_KERNEL_RSCAN || !tbdev)) continue;
+                if (mi == 5 && (bs || !tbdev)) continue; /* the bound: device trace-back, two per lane */
                 mnw_gpu_opts o;
                 mnw_gpu_opts_default(&o);
                 o.traceback_device = tbdev;
-                o.max_pairs = bs ? 7 : 65536;
+                o.max_pairs = bs == 1 ? 7 : 65536;
                 o.kernel = kern;
+                o.two_per_lane = bs != 2;
                 if (small) o.mem_frac = 0.05;
                 int nref;
                 mnw_gpu *g = open_and_run(&S, sc, &o, P, np, got, refused, &nref);
@@ -222,17 +229,23 @@ int main(void)
                 mnw_gpu_stats st;
                 mnw_gpu_get_stats(g, &st);
                 T_OK(nref >= 0 && bad == 0,
-                     "%s, %s, %s trace-back, batches of %d: %d pairs equal the CPU's (%d differ%s%s)", mname[mi],
-                     mnw_gpu_kernel_name(g), tbdev ? "device" : "host", o.max_pairs, np - (nref > 0 ? nref : 0), bad,
-                     first >= 0 ? ", first: " : "", first >= 0 ? mnw_seq_id(&S, P[first].i) : "");
+                     "%s, %s, %s trace-back, batches of %d, %s: %d pairs equal the CPU's (%d differ%s%s)", mname[mi],
+                     mnw_gpu_kernel_name(g), tbdev ? "device" : "host", o.max_pairs,
+                     o.two_per_lane ? "two pairs per lane where it can" : "32-bit lanes", np - (nref > 0 ? nref : 0),
+                     bad, first >= 0 ? ", first: " : "", first >= 0 ? mnw_seq_id(&S, P[first].i) : "");
                 if (first >= 0)
                     printf("#   pair %s x %s: cpu score %d, gpu %d\n", mnw_seq_id(&S, P[first].i),
                            mnw_seq_id(&S, P[first].j), ref[first].score, got[first].score);
                 T_OK(badref == 0, "%s: exactly the pairs with an empty sequence are refused (%d wrong)", mname[mi],
                      badref);
-                if (bs && !small)
+                if (bs == 1 && !small)
                     T_OK(st.batches > 2, "batches of 7 pairs: %llu batches ran", (unsigned long long)st.batches);
-                if (kern == MNW_GPU_KERNEL_AUTO && !small && !bs && tbdev)
+                if (linear && kern != MNW_GPU_KERNEL_RSCAN && !small)
+                    T_OK(o.two_per_lane ? st.pairs2 > st.pairs / 4 : st.pairs2 == 0,
+                         "%s: %llu of %llu pairs two per lane", o.two_per_lane ? "two per lane" : "32-bit lanes",
+                         (unsigned long long)st.pairs2, (unsigned long long)st.pairs);
+                if (!linear) T_OK(st.pairs2 == 0, "affine gaps: no pair two per lane (%llu)", (unsigned long long)st.pairs2);
+                if (kern == MNW_GPU_KERNEL_AUTO && !small && bs == 0 && tbdev)
                     T_OK(st.kpairs[0] && st.kpairs[1] && st.kpairs[2],
                          "auto: every kernel took pairs (rscan %llu, dscan %llu, tileddscan %llu)",
                          (unsigned long long)st.kpairs[0], (unsigned long long)st.kpairs[1],

@@ -476,7 +476,7 @@ int main(void)
         for (size_t mi = 0; mi < sizeof modes / sizeof *modes; mi++) {
             const mnw_scoring *sc = &modes[mi];
             int affine = mnw_scoring_affine(sc);
-            int bad_dense = 0, bad_odd = 0, bad_blk = 0, bad_cpu = 0, npk = (int)(sizeof pk / sizeof *pk);
+            int bad_dense = 0, bad_odd = 0, bad_blk = 0, bad_tr = 0, bad_cpu = 0, npk = (int)(sizeof pk / sizeof *pk);
             for (int p = 0; p < npk; p++) {
                 const uint8_t *a = mnw_seq_codes(&S, pk[p][0]), *b = mnw_seq_codes(&S, pk[p][1]);
                 int m = (int)mnw_seq_len(&S, pk[p][0]), n = (int)mnw_seq_len(&S, pk[p][1]);
@@ -494,7 +494,7 @@ int main(void)
                 free(bits);
                 /* an odd one: cell (1,1) at bit 5, rows padded by 3 cells, B below A */
                 uint64_t cb = affine ? 4 : 2;
-                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0};
+                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0, 0};
                 bytes = (size_t)((5 + (uint64_t)m * o.row_bits + 7) / 8);
                 bits = calloc(bytes + 1, 1);
                 o.base = bits;
@@ -506,13 +506,24 @@ int main(void)
                  * word (two words with affine gaps), word (tg, c) at
                  * (c - 1 + tg) * nrb + tg */
                 uint64_t W = affine ? 64 : 32, nrb = ((uint64_t)m + 15) / 16;
-                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0};
+                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0, 0};
                 bytes = (size_t)(((uint64_t)n + nrb) * nrb * W / 8);
                 bits = calloc(bytes + 1, 1);
                 g.base = bits;
                 dense_dp(sc, a, m, b, n, bits, &g, &end);
                 mnw_tb_trace(&end, affine, a, m, b, n, &got);
                 bad_blk += !same_aln(&got, &ref);
+                free(bits);
+                /* the same layout for the transposed n x m matrix, read with
+                 * r and c swapped (the two-pairs-per-lane kernels) */
+                uint64_t nrbt = ((uint64_t)n + 15) / 16;
+                mnw_dirview gt = {NULL, 0, (nrbt + 1) * W, nrbt * W, 0, 1, 32, 4, 2, 0, 1};
+                bytes = (size_t)(((uint64_t)m + nrbt) * nrbt * W / 8);
+                bits = calloc(bytes + 1, 1);
+                gt.base = bits;
+                dense_dp(sc, a, m, b, n, bits, &gt, &end);
+                mnw_tb_trace(&end, affine, a, m, b, n, &got);
+                bad_tr += !same_aln(&got, &ref);
                 free(bits);
                 /* and the CPU kernels' own layout through the dispatcher */
                 const uint8_t *tp[1] = {b};
@@ -524,6 +535,8 @@ int main(void)
                  mode_name[mi], npk, bad_dense);
             T_OK(bad_blk == 0, "%s: skewed 16-row blocks (the GPU layout) trace to the reference (%d differ)", mode_name[mi],
                  bad_blk);
+            T_OK(bad_tr == 0, "%s: the GPU layout of the transposed matrix, read transposed, traces to the reference (%d differ)",
+                 mode_name[mi], bad_tr);
             T_OK(bad_odd == 0, "%s: offset, padded layout with B below A traces to the reference (%d differ)",
                  mode_name[mi], bad_odd);
             T_OK(bad_cpu == 0, "%s: the CPU kernel agrees on the same pairs (%d differ)", mode_name[mi], bad_cpu);

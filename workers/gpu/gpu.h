@@ -68,10 +68,12 @@ typedef struct {
                              of at most 512 rows to DScan-mNW, longer ones to TiledDScan-mNW */
     int score_only;       /* benchmarks only: no direction words, no trace-back; alignments
                              carry the score and no runs */
+    int two_per_lane;     /* 1: DScan/TiledDScan pairs two per lane in 16-bit halves where
+                             the bound allows (linear gaps; docs/GPU.md); 0: 32-bit lanes */
 } mnw_gpu_opts;
 
 /* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches, AUTO
- * with MNW_GPU_RSCAN_ROWS. */
+ * with MNW_GPU_RSCAN_ROWS, two per lane. */
 void mnw_gpu_opts_default(mnw_gpu_opts *o);
 
 /* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */
@@ -124,6 +126,7 @@ void mnw_gpu_batch_put(mnw_gpu_batch *b);
 typedef struct {
     uint64_t pairs, cells, batches;
     uint64_t kpairs[3]; /* pairs per kernel (MNW_GPU_KERNEL_RSCAN ..) */
+    uint64_t pairs2;    /* of those, pairs computed two per lane (16-bit halves) */
     double busy_s;
 } mnw_gpu_stats;
 void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st);

@@ -50,7 +50,7 @@ struct mnw_gpu_batch {
     int np, cap;
     mnw_gpu_kpair *h_pairs; /* pinned */
     mnw_gpu_kend *h_ends;   /* pinned */
-    uint32_t *h_idx;        /* pinned: the pairs kernel by kernel */
+    uint32_t *h_idx;        /* pinned: the pairs kernel by kernel (DSCAN2, TILED2: units of two) */
     int kn[MNW_GPU_K_N];    /* pairs per kernel */
     uint32_t *h_hdr;        /* pinned: total, nruns[cap], off[cap] */
     uint32_t *h_packed;     /* pinned, grows */
@@ -82,6 +82,7 @@ struct mnw_gpu {
     mnw_gpu_opts o;
     const mnw_seqset *seqs;
     mnw_gpu_kscore ks;
+    int pack2;         /* two pairs per lane where kind_of allows (o.two_per_lane and fits16) */
     uint8_t *d_codes;
     slot sl[2];
     mnw_gpu_batch *hb;
@@ -102,6 +103,16 @@ struct mnw_gpu {
     } while (0)
 
 static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
+
+/* The two-per-lane kernels' bound (gpu_pack2.cuh, docs/GPU.md): linear
+ * gaps and max(match, 0) + 2 g <= 170, so that 4 L (16 + 32) + 2 fits a
+ * signed 16-bit half. */
+static int fits16(const mnw_gpu_kscore *k)
+{
+    if (k->affine) return 0;
+    long L = (long)(k->match > 0 ? k->match : 0) + 2L * k->go;
+    return L <= 170 && 4 * (k->mismatch + 2L * k->go) + 1 >= -32768;
+}
 
 extern "C" const char *mnw_gpu_build(void)
 {
@@ -127,7 +138,7 @@ extern "C" int mnw_gpu_count(const char **why)
 static void fixed_bytes(int maxp, uint64_t *o_idx, uint64_t *o_ends, uint64_t *o_hdr, uint64_t *o_var)
 {
     *o_idx = al256((uint64_t)maxp * sizeof(mnw_gpu_kpair));
-    *o_ends = *o_idx + al256((uint64_t)maxp * sizeof(uint32_t));
+    *o_ends = *o_idx + al256(2 * (uint64_t)maxp * sizeof(uint32_t)); /* units take up to 2 entries a pair */
     *o_hdr = *o_ends + al256((uint64_t)maxp * sizeof(mnw_gpu_kend));
     *o_var = *o_hdr + al256((1 + 2 * (uint64_t)maxp) * sizeof(uint32_t));
 }
@@ -176,7 +187,7 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         b->cap = cap;
         CK(cudaMallocHost((void **)&b->h_pairs, (size_t)cap * sizeof *b->h_pairs));
         CK(cudaMallocHost((void **)&b->h_ends, (size_t)cap * sizeof *b->h_ends));
-        CK(cudaMallocHost((void **)&b->h_idx, (size_t)cap * sizeof *b->h_idx));
+        CK(cudaMallocHost((void **)&b->h_idx, 2 * (size_t)cap * sizeof *b->h_idx));
         CK(cudaMallocHost((void **)&b->h_hdr, (1 + 2 * (size_t)cap) * sizeof *b->h_hdr));
         if (!g->o.traceback_device) { /* (score-only runs set traceback_device) */
             b->h_var_cap = g->o.host_bytes < g->sl[0].var_cap ? g->o.host_bytes : g->sl[0].var_cap;
@@ -202,7 +213,10 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.ge = sc->gap_extend;
     g->ks.affine = mnw_scoring_affine(sc);
     g->ks.free_ends = sc->free_ends;
+    g->ks.mask2 = 0xfffcfffcu;
+    g->ks.one2 = 0x00010001u;
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
+    g->pack2 = g->o.two_per_lane && fits16(&g->ks);
     if (g->o.kernel == MNW_GPU_KERNEL_AUTO)
         snprintf(g->kdesc, sizeof g->kdesc, "rscan for rows <= %d, dscan for rows <= %d, tileddscan above (auto)",
                  g->o.rscan_rows, MNW_GPU_DSCAN_ROWS);
@@ -253,13 +267,27 @@ extern "C" const char *mnw_gpu_kernel_name(const mnw_gpu *g) { return g->kdesc; 
 
 /* The kernel of an m-row pair: the forced one where it can take it, else
  * the rule (gpu.h) */
-static int kind_of(const mnw_gpu *g, int m)
+static int kind_of_rows(const mnw_gpu *g, int m)
 {
     int k = g->o.kernel;
     if (k == MNW_GPU_KERNEL_AUTO) k = m <= g->o.rscan_rows ? MNW_GPU_K_RSCAN : MNW_GPU_K_DSCAN;
     if (k == MNW_GPU_K_DSCAN && m > MNW_GPU_DSCAN_ROWS) k = MNW_GPU_K_TILED;
     return k;
 }
+
+/* The kernel of an m x n pair: DSCAN2/TILED2 (two per lane, computed
+ * transposed: n kernel rows) where the rule gives DScan or TiledDScan both
+ * ways round and the 16-bit bound holds (g->pack2), else kind_of_rows(m). */
+static int kind_of(const mnw_gpu *g, int m, int n)
+{
+    int k = kind_of_rows(g, m);
+    if (g->pack2 && k != MNW_GPU_K_RSCAN) {
+        int kt = kind_of_rows(g, n);
+        if (kt != MNW_GPU_K_RSCAN) return kt + 2;
+    }
+    return k;
+}
+
 
 extern "C" mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g)
 {
@@ -285,9 +313,9 @@ extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
     int m = (int)mnw_seq_len(S, i), n = (int)mnw_seq_len(S, j);
     if (m < 1 || n < 1) return -1;
     const int aff = g->ks.affine, dev_tb = g->o.traceback_device && !g->o.score_only;
-    const int kind = kind_of(g, m);
+    const int kind = kind_of(g, m, n);
     uint64_t dir = g->o.score_only ? 0 : mnw_gpu_dir_bytes(m, n, aff, kind);
-    uint64_t bnd = al256(mnw_gpu_bnd_ints(n, aff, kind) * 4);
+    uint64_t bnd = al256(mnw_gpu_bnd_ints(m, n, aff, kind) * 4);
     uint64_t runs = dev_tb ? al256(((uint64_t)m + n) * 4) : 0;
     uint64_t need = dir + bnd + runs;
     uint64_t cap = g->sl[0].var_cap;
@@ -338,13 +366,47 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
     if (g->inflight++ == 0) g->busy_since = now_s();
     const int np = b->np;
     if (np > 0) {
-        int at[MNW_GPU_K_N], k0[MNW_GPU_K_N];
-        for (int k = 0, s = 0; k < MNW_GPU_K_N; s += b->kn[k], k++) at[k] = k0[k] = s;
-        for (int x = 0; x < np; x++) b->h_idx[at[b->h_pairs[x].kind]++] = (uint32_t)x;
+        /* the lists kernel by kernel; DSCAN2 and TILED2 get units: two pairs
+         * in a row that share sequence a (rows), or one alone (twice) */
+        int at[MNW_GPU_K_N], k0[MNW_GPU_K_N], cnt[MNW_GPU_K_N], pend[MNW_GPU_K_N];
+        for (int k = 0, s = 0; k < MNW_GPU_K_N; k++) {
+            at[k] = k0[k] = s;
+            s += mnw_gpu_kind_tr(k) ? 2 * b->kn[k] : b->kn[k];
+            cnt[k] = mnw_gpu_kind_tr(k) ? 0 : b->kn[k];
+            pend[k] = -1;
+        }
+        for (int x = 0; x < np; x++) {
+            const int k = b->h_pairs[x].kind;
+            if (!mnw_gpu_kind_tr(k)) {
+                b->h_idx[at[k]++] = (uint32_t)x;
+                continue;
+            }
+            const int q = pend[k];
+            if (q >= 0 && b->h_pairs[q].a == b->h_pairs[x].a) {
+                b->h_idx[at[k]++] = (uint32_t)q;
+                b->h_idx[at[k]++] = (uint32_t)x;
+                cnt[k]++;
+                pend[k] = -1;
+                continue;
+            }
+            if (q >= 0) {
+                b->h_idx[at[k]++] = (uint32_t)q;
+                b->h_idx[at[k]++] = (uint32_t)q;
+                cnt[k]++;
+            }
+            pend[k] = x;
+        }
+        for (int k = 0; k < MNW_GPU_K_N; k++)
+            if (pend[k] >= 0) {
+                b->h_idx[at[k]++] = (uint32_t)pend[k];
+                b->h_idx[at[k]++] = (uint32_t)pend[k];
+                cnt[k]++;
+            }
+        const int nidx = k0[MNW_GPU_K_N - 1] + 2 * b->kn[MNW_GPU_K_N - 1];
         CK(cudaMemcpyAsync(sl->d_pairs, b->h_pairs, (size_t)np * sizeof *b->h_pairs, cudaMemcpyHostToDevice, sl->st));
-        CK(cudaMemcpyAsync(sl->d_idx, b->h_idx, (size_t)np * sizeof *b->h_idx, cudaMemcpyHostToDevice, sl->st));
+        CK(cudaMemcpyAsync(sl->d_idx, b->h_idx, (size_t)nidx * sizeof *b->h_idx, cudaMemcpyHostToDevice, sl->st));
         for (int k = 0; k < MNW_GPU_K_N; k++) {
-            mnw_gpu_run_matrix(sl->st, k, !g->o.score_only, sl->d_pairs, sl->d_idx + k0[k], b->kn[k], g->d_codes, &g->ks,
+            mnw_gpu_run_matrix(sl->st, k, !g->o.score_only, sl->d_pairs, sl->d_idx + k0[k], cnt[k], g->d_codes, &g->ks,
                                sl->d_var, sl->d_ends);
             CK(cudaGetLastError());
         }
@@ -412,7 +474,8 @@ extern "C" int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e)
             g->stats.pairs += (uint64_t)b->np;
             g->stats.cells += b->cells;
             g->stats.batches++;
-            for (int k = 0; k < MNW_GPU_K_N; k++) g->stats.kpairs[k] += (uint64_t)b->kn[k];
+            for (int k = 0; k < MNW_GPU_K_N; k++) g->stats.kpairs[mnw_gpu_kind_base(k)] += (uint64_t)b->kn[k];
+            g->stats.pairs2 += (uint64_t)(b->kn[MNW_GPU_K_DSCAN2] + b->kn[MNW_GPU_K_TILED2]);
             if (--g->inflight == 0) g->stats.busy_s += now_s() - g->busy_since;
             __atomic_store_n(&b->state, B_DONE, __ATOMIC_RELEASE);
             *done = b;

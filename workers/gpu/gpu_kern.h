@@ -43,8 +43,25 @@
 #define MNW_GPU_NEG (-(1 << 30))
 #define MNW_GPU_DSCAN_ROWS 512 /* DScan-mNW's on-chip rows: 32 lanes x 16 */
 
-/* kernel ids (gpu.h's MNW_GPU_KERNEL_* are the same numbers) */
-enum { MNW_GPU_K_RSCAN = 0, MNW_GPU_K_DSCAN = 1, MNW_GPU_K_TILED = 2, MNW_GPU_K_N = 3 };
+/* kernel ids (gpu.h's MNW_GPU_KERNEL_* are the same numbers for the first
+ * three). DSCAN2 and TILED2 are DScan-mNW and TiledDScan-mNW with two pairs
+ * per lane in 16-bit halves (gpu_pack2.cuh): a pair of theirs is computed
+ * transposed (the kernel's rows are the pair's columns), so that the two
+ * pairs of a lane share the kernel's column sequence; their direction words
+ * have DScan's layout in that transposed frame. */
+enum {
+    MNW_GPU_K_RSCAN = 0,
+    MNW_GPU_K_DSCAN = 1,
+    MNW_GPU_K_TILED = 2,
+    MNW_GPU_K_DSCAN2 = 3,
+    MNW_GPU_K_TILED2 = 4,
+    MNW_GPU_K_N = 5
+};
+
+/* 1 for the kinds that compute a pair transposed (two pairs per lane) */
+MNW_GPU_HD int mnw_gpu_kind_tr(int kind) { return kind >= MNW_GPU_K_DSCAN2; }
+/* the layout a kind shares: DSCAN2 -> DSCAN, TILED2 -> TILED */
+MNW_GPU_HD int mnw_gpu_kind_base(int kind) { return kind >= MNW_GPU_K_DSCAN2 ? kind - 2 : kind; }
 
 /* One pair of a batch, as the kernels see it. Its buffers lie in the
  * batch's variable region `var` at byte offsets dir, bnd and runs. */
@@ -66,6 +83,10 @@ typedef struct {
 typedef struct {
     int32_t match, mismatch, go, ge; /* penalties positive, as in score.h */
     int32_t affine, free_ends;
+    /* 0xfffcfffc and 0x00010001, set by the host: values the compiler cannot
+     * fold, so the two-per-lane cell keeps (r & mask) | one as one 3-register
+     * LOP3 (gpu_pack2.cuh) */
+    uint32_t mask2, one2;
 } mnw_gpu_kscore;
 
 MNW_GPU_HD int mnw_gpu_nrb(int m) { return (m + MNW_GPU_RB - 1) / MNW_GPU_RB; }
@@ -74,16 +95,25 @@ MNW_GPU_HD int mnw_gpu_nc4(int n) { return (n + 3) & ~3; }
 /* Bytes of direction words of an m x n pair (256-byte aligned). */
 MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine, int kind)
 {
+    if (mnw_gpu_kind_tr(kind)) { /* the kernel's rows are the pair's n columns */
+        int t = m;
+        m = n;
+        n = t;
+        kind = mnw_gpu_kind_base(kind);
+    }
     uint64_t nrb = (uint64_t)mnw_gpu_nrb(m), W = affine ? 8u : 4u;
     uint64_t b = kind == MNW_GPU_K_RSCAN ? nrb * (uint64_t)mnw_gpu_nc4(n) * W : ((uint64_t)n + nrb - 1) * nrb * W;
     return (b + 255) & ~(uint64_t)255;
 }
 
-/* Ints of the boundary rows: TiledDScan two rows of H (and two of E with
- * affine gaps), columns 0..n; RScan one row of H (and E), columns 1..nc4
- * at index c - 1; DScan none. */
-MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int n, int affine, int kind)
+/* Ints of the boundary rows of an m x n pair: TiledDScan two rows of H
+ * (and two of E with affine gaps), columns 0..n; RScan one row of H (and
+ * E), columns 1..nc4 at index c - 1; DScan none. TILED2 (transposed): two
+ * rows of H over the kernel's columns 0..m, absolute values (32-bit). */
+MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int m, int n, int affine, int kind)
 {
+    if (mnw_gpu_kind_tr(kind)) n = m;
+    kind = mnw_gpu_kind_base(kind);
     uint64_t w = kind == MNW_GPU_K_RSCAN ? (uint64_t)mnw_gpu_nc4(n) : (((uint64_t)n + 1 + 3) & ~(uint64_t)3);
     uint64_t rows = kind == MNW_GPU_K_TILED ? 2 : kind == MNW_GPU_K_RSCAN ? 1 : 0;
     return rows * w * (affine ? 2u : 1u);
@@ -92,6 +122,13 @@ MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int n, int affine, int kind)
 /* The view of a pair's direction words at `base` (trace_walk.h). */
 MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, int kind)
 {
+    const int tr = mnw_gpu_kind_tr(kind);
+    if (tr) { /* the layout of the transposed n x m matrix, read with r and c swapped */
+        int t = m;
+        m = n;
+        n = t;
+        kind = mnw_gpu_kind_base(kind);
+    }
     uint64_t W = affine ? 64 : 32, nrb = (uint64_t)mnw_gpu_nrb(m);
     mnw_dirview v;
     v.base = (const uint8_t *)base;
@@ -108,6 +145,7 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
     v.a_bit = affine ? 0 : 1;
     v.b_bit = affine ? 1 : 0;
     v.b_up = affine ? 0 : 1;
+    v.tr = (uint32_t)tr;
     v.ext_bit = 32;
     v.rshift = 4;
     v.sub_bits = 2;

@@ -35,6 +35,10 @@
  * DIRS = false (benchmarks only): no direction words, the score and end
  * cell only.
  *
+ * Linear gaps, DScan and TiledDScan: gpu_pack2.cuh runs two pairs per lane
+ * in 16-bit halves where the scoring allows; these 32-bit kernels take the
+ * rest (and are its baseline).
+ *
  * Free end gaps: the end cell is the best H of the last row (ties: the
  * largest column) or of the last column (ties: the largest row); the last
  * row wins ties between the two, as on the CPU.

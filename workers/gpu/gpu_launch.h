@@ -14,7 +14,9 @@
 /* The matrix kernel `kind` (MNW_GPU_K_*) on pairs[idx[0 .. np)]: direction
  * words of pair p at var + pairs[p].dir (none when dirs = 0: benchmarks),
  * its boundary rows at var + pairs[p].bnd; ends[p] gets end cell and
- * score. np = 0 launches nothing. */
+ * score. DSCAN2, TILED2 (linear gaps only): np units, unit u the pairs
+ * idx[2u] and idx[2u + 1] (equal: one pair alone), which share sequence a.
+ * np = 0 launches nothing. */
 void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np,
                         const uint8_t *codes, const mnw_gpu_kscore *sc, uint8_t *var, mnw_gpu_kend *ends);
 

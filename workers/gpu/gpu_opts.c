@@ -18,6 +18,7 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o)
     o->kernel = MNW_GPU_KERNEL_AUTO;
     o->rscan_rows = MNW_GPU_RSCAN_ROWS;
     o->score_only = 0;
+    o->two_per_lane = 1;
 }
 
 const char *mnw_gpu_kernel_str(int kernel)

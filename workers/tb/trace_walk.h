@@ -36,7 +36,9 @@
  * and B likewise with b_bit; with affine gaps A', B' lie ext_bit further.
  * With linear gaps a set B means left (D) unless b_up: then it means up (I)
  * (the GPU kernels' tagged scores give "up won" directly, docs/GPU.md).
- * rshift = 0 (and sub_bits unused): plain strides, row_bits per row. */
+ * rshift = 0 (and sub_bits unused): plain strides, row_bits per row.
+ * tr = 1: r and c trade places in the formula (the GPU's two-pairs-per-lane
+ * kernels compute a pair transposed, gpu_kern.h). */
 typedef struct {
     const uint8_t *base;
     uint64_t base_bit; /* bit of cell (1, 1), bit A at + a_bit */
@@ -47,14 +49,16 @@ typedef struct {
     uint32_t rshift;   /* rows per block = 2^rshift */
     uint64_t sub_bits; /* within a block, from one row to the next */
     uint32_t b_up;     /* linear gaps: 1 when a set B means up (I) rather than left (D) */
+    uint32_t tr;       /* 1: the bits were stored for the transposed matrix (cell (r, c) lies
+                          where the formula above puts (c, r)); the bits mean the same */
 } mnw_dirview;
 
 /* Bit number of bit A of cell (r, c). */
 MNW_TB_HD uint64_t mnw_dirview_pos(const mnw_dirview *v, int r, int c)
 {
-    uint64_t rr = (uint64_t)(r - 1);
+    uint64_t rr = (uint64_t)((v->tr ? c : r) - 1), cc = (uint64_t)((v->tr ? r : c) - 1);
     return v->base_bit + (rr >> v->rshift) * v->row_bits + (rr & ((1ull << v->rshift) - 1)) * v->sub_bits +
-           (uint64_t)(c - 1) * v->col_bits + v->a_bit;
+           cc * v->col_bits + v->a_bit;
 }
 
 MNW_TB_HD unsigned mnw_tbw_bit(const uint8_t *base, uint64_t k) { return (base[k >> 3] >> (k & 7)) & 1u; }
