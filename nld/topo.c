@@ -69,7 +69,8 @@ static int nbobjs(hwloc_topology_t topo, hwloc_obj_type_t type)
     return n > 0 ? n : 0;
 }
 
-static void gpu_fill(hwloc_topology_t topo, hwloc_obj_t pci, mnw_topo_gpu *g)
+/* 1 when the GPU got a model name from hwloc, 0 when only its device id */
+static int gpu_fill(hwloc_topology_t topo, hwloc_obj_t pci, mnw_topo_gpu *g)
 {
     const struct hwloc_pcidev_attr_s *a = &pci->attr->pcidev;
     const char *model = NULL;
@@ -92,9 +93,12 @@ static void gpu_fill(hwloc_topology_t topo, hwloc_obj_t pci, mnw_topo_gpu *g)
         hwloc_bitmap_list_snprintf(g->numa_list, sizeof g->numa_list, anc->nodeset);
     }
     g->cpuset = hwloc_bitmap_dup(anc && anc->cpuset ? anc->cpuset : hwloc_topology_get_complete_cpuset(topo));
+    return model && model[0];
 }
 
-int mnw_topo_load(mnw_topo *t, mnw_err *e)
+/* One load; pci_names: let hwloc's pci plugin name the PCI devices it keeps.
+ * *unnamed: set when an NVIDIA GPU found has no model name. */
+static int load(mnw_topo *t, int pci_names, int *unnamed, mnw_err *e)
 {
     memset(t, 0, sizeof *t);
     /* hwloc writes its own complaints to stderr (e.g. no /sys in a minimal
@@ -117,6 +121,7 @@ int mnw_topo_load(mnw_topo *t, mnw_err *e)
      * neither is needed. Failing with EINVAL means the plugin is absent. */
     hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
     hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
+    if (!pci_names) hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci:annotate");
     if (hwloc_topology_load(topo) != 0) {
         mnw_err_set(e, "hwloc: cannot load the topology: %s", strerror(errno));
         goto fail;
@@ -164,7 +169,7 @@ int mnw_topo_load(mnw_topo *t, mnw_err *e)
         const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
         if (a->vendor_id != NVIDIA_VENDOR || (a->class_id != 0x0300 && a->class_id != 0x0302)) continue;
         mnw_topo_gpu *g = &t->gpu[t->ngpus++];
-        gpu_fill(topo, o, g);
+        if (!gpu_fill(topo, o, g)) *unnamed = 1;
         if (!g->cpuset) {
             mnw_err_set(e, "hwloc: out of memory");
             goto fail;
@@ -182,6 +187,25 @@ int mnw_topo_load(mnw_topo *t, mnw_err *e)
 fail:
     mnw_topo_free(t);
     return -1;
+}
+
+/* hwloc's pci plugin names every PCI device the topology keeps (host
+ * bridges, disks, network cards: "important" I/O) through libpciaccess, which
+ * reads pci.ids and grows its table of a vendor's devices one realloc at a
+ * time: about 10,000 for Intel's, which a host bridge asks for. With glibc
+ * that costs a few ms; ASan's and TSan's allocators move every grown block,
+ * so each start of a sanitizer build spent about a second in it wherever
+ * pci.ids is installed (docs/TESTING.md). mnw names only NVIDIA GPUs, so the
+ * first load reads no names; only when it finds a GPU without a model name
+ * (no cuda/nvml plugin) is the topology loaded again with them, which gives
+ * the names of before. */
+int mnw_topo_load(mnw_topo *t, mnw_err *e)
+{
+    int unnamed = 0;
+    if (load(t, 0, &unnamed, e)) return -1;
+    if (!unnamed) return 0;
+    mnw_topo_free(t);
+    return load(t, 1, &unnamed, e);
 }
 
 void mnw_topo_free(mnw_topo *t)
