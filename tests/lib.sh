@@ -42,6 +42,18 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRUN=(mpirun --oversubscribe --bind-to none)
+# Under a sanitizer (tests/san/run.sh sets MNW_SAN) hwloc names no PCI
+# devices in these tests' processes. Debian 12's Open MPI (4.1) has every
+# rank discover its own hwloc topology with its I/O devices, and hwloc's pci
+# plugin names them through libpciaccess, which reads pci.ids and grows a
+# vendor's table one realloc at a time (about 10,000 for Intel's, which a
+# host bridge asks for): a few ms in a normal build, about a second per
+# process under ASan or TSan, whose allocators move every grown block, on any
+# machine with pci.ids (CI gets it with CUDA). Nothing reads Open MPI's
+# names; mnw asks for none itself (nld/topo.c). HWLOC_COMPONENTS also makes
+# hwloc ignore HWLOC_XMLFILE and HWLOC_SYNTHETIC: t_topo.sh drops it for
+# test_topo, which uses them.
+[ -n "${MNW_SAN:-}" ] && export HWLOC_COMPONENTS=-pci:annotate
 # mpmd ARGS... : "${MPIRUN[@]}" ARGS for an MPMD command line (A : B ...).
 # Debian 13's Open MPI 5.0.7 / PMIx 5.0.7 mpirun dies of SIGSEGV in
 # PMIx_Setenv (the ompi pmdl component's setup_fork) on every MPMD command
