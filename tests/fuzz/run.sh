@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh SECONDS TARGET... - runs each libFuzzer target
-# build-fuzz/fuzz_TARGET (make fuzz) for SECONDS (-max_total_time), one after
-# another, on a copy of its seed corpus tests/fuzz/corpus/TARGET (the
+# build-fuzz/fuzz_TARGET (make fuzz) for SECONDS (-max_total_time),
+# FUZZ_JOBS at a time (default: the number of CPUs; each target is one
+# process on one CPU, so two at once on two CPUs make as many executions
+# each as one after another), on a copy of its seed corpus tests/fuzz/corpus/TARGET (the
 # committed corpus never grows by itself), with its dictionary
 # tests/fuzz/TARGET.dict. Prints, per target, one "ok - " or "not ok - "
 # line with the executions, executions per second, corpus files at the start
@@ -22,16 +24,13 @@ sym=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || ls /usr/lib
 [ -n "$sym" ] && export ASAN_SYMBOLIZER_PATH="$sym"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-pass=0
-fail=0
-for t in "$@"; do
-    bin="$ROOT/build-fuzz/fuzz_$t"
-    d="$work/$t"
+# fuzz_one TARGET : fuzzes it; its lines in $work/TARGET.out, 0 or 1 in $work/TARGET.rc
+fuzz_one() {
+    local t=$1 bin="$ROOT/build-fuzz/fuzz_$1" d="$work/$1" seeds dict t0 rc el execs files crashes line
     mkdir -p "$d/corpus" "$d/crashes"
     if [ ! -x "$bin" ]; then
         echo "not ok - fuzz_$t: $bin is not built (make fuzz)"
-        fail=$((fail + 1))
-        continue
+        return 1
     fi
     cp tests/fuzz/corpus/"$t"/* "$d/corpus/"
     seeds=$(ls "$d/corpus" | wc -l)
@@ -50,14 +49,28 @@ for t in "$@"; do
     line="fuzz_$t: $execs executions in ${el} s ($((execs / (el > 0 ? el : 1)))/s), corpus $seeds -> $files files, $crashes crashes"
     if [ "$rc" -eq 0 ] && [ "$crashes" -eq 0 ]; then
         echo "ok - $line"
-        pass=$((pass + 1))
-    else
-        echo "not ok - $line (exit $rc)"
-        grep -E 'ERROR|SUMMARY|property failed|^    #[0-9]' "$d/log" | head -30 | sed 's/^/#   /'
-        mkdir -p "build-fuzz/crashes/$t"
-        cp "$d/crashes/"* "build-fuzz/crashes/$t/" 2>/dev/null && echo "#   kept in build-fuzz/crashes/$t/: $(ls "$d/crashes" | tr '\n' ' ')"
-        fail=$((fail + 1))
+        return 0
     fi
+    echo "not ok - $line (exit $rc)"
+    grep -E 'ERROR|SUMMARY|property failed|^    #[0-9]' "$d/log" | head -30 | sed 's/^/#   /'
+    mkdir -p "build-fuzz/crashes/$t"
+    cp "$d/crashes/"* "build-fuzz/crashes/$t/" 2>/dev/null && echo "#   kept in build-fuzz/crashes/$t/: $(ls "$d/crashes" | tr '\n' ' ')"
+    return 1
+}
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+running=0
+for t in "$@"; do
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+    { fuzz_one "$t" >"$work/$t.out" 2>&1; echo $? >"$work/$t.rc"; } &
+    running=$((running + 1))
+done
+wait
+pass=0
+fail=0
+for t in "$@"; do
+    cat "$work/$t.out"
+    if [ "$(cat "$work/$t.rc")" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
