@@ -326,11 +326,11 @@ static void *gpu_main(void *p)
         mnw_gpu_stats gs;
         mnw_gpu_get_stats(d->g, &gs);
         if (ok)
-            LOG_INFO("GPU %d: %llu pairs in %llu batches (rscan %llu, dscan %llu, tileddscan %llu), %.2f GCUPS while "
-                     "busy (%.1fs busy; idle %.1fs waiting for work lists, %.1fs for finishers)",
+            LOG_INFO("GPU %d: %llu pairs in %llu batches (rscan %llu, dscan %llu, tileddscan %llu; two per lane %llu), "
+                     "%.2f GCUPS while busy (%.1fs busy; idle %.1fs waiting for work lists, %.1fs for finishers)",
                      d->id, (unsigned long long)gs.pairs, (unsigned long long)gs.batches,
                      (unsigned long long)gs.kpairs[0], (unsigned long long)gs.kpairs[1],
-                     (unsigned long long)gs.kpairs[2],
+                     (unsigned long long)gs.kpairs[2], (unsigned long long)gs.pairs2,
                      gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_work, d->idle_fin);
     }
     /* after an error: wait for the finishers to give every batch back */

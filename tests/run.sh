@@ -73,7 +73,10 @@ report() {
 build=${MNW_BUILD:-build}
 # MNW_TEST_SET=slurm: the tests on a real Slurm on this host (tests/slurm; make test-slurm)
 case ${MNW_TEST_SET:-} in
-gpu) units=$build/tests-gpu shells=tests/gpu ;;
+gpu) # one at a time: each GPU test opens the device with 75% of its free
+     # memory, so two at once can find too little (cudaMalloc out of memory)
+     units=$build/tests-gpu shells=tests/gpu
+     [ -z "${MNW_TEST_JOBS:-}" ] && jobs=1 ;;
 slurm) units=/nonexistent shells=tests/slurm ;;
 *) units=$build/tests shells=tests/sh ;;
 esac

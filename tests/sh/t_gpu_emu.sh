@@ -17,8 +17,10 @@ for L in 100 300; do
 done
 
 # the kernel each automatic run should give its 190 pairs to, by input
-declare -A took=([c100]="rscan 190, dscan 0, tileddscan 0" [c300]="rscan 0, dscan 190, tileddscan 0"
-                 [s20]="rscan 0, dscan 0, tileddscan 190")
+# (linear gaps: DScan and TiledDScan pairs two per lane)
+declare -A took=([c100]="rscan 190, dscan 0, tileddscan 0; two per lane 0"
+                 [c300]="rscan 0, dscan 190, tileddscan 0; two per lane 190"
+                 [s20]="rscan 0, dscan 0, tileddscan 190; two per lane 190")
 runs=("c100:lin::auto" "c100:aff:--gap-open 16 --gap-extend 4:--gpu-kernel dscan"
       "c300:lin::auto" "c300:afe:--match 2 --mismatch -3 --gap-open 5 --gap-extend 2 --free-end-gaps:--gpu-kernel rscan --traceback host"
       "s20:lin::auto" "s20:fe:--free-end-gaps:--gpu-kernel rscan" "s20:aff:--gap-open 16 --gap-extend 4:--traceback host"

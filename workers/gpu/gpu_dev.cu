@@ -224,6 +224,10 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
         snprintf(g->kdesc, sizeof g->kdesc, "dscan, tileddscan for rows > %d (forced)", MNW_GPU_DSCAN_ROWS);
     else
         snprintf(g->kdesc, sizeof g->kdesc, "%s (forced)", mnw_gpu_kernel_str(g->o.kernel));
+    if (g->pack2) {
+        size_t l = strlen(g->kdesc);
+        snprintf(g->kdesc + l, sizeof g->kdesc - l, "; DScan/TiledDScan pairs two per lane");
+    }
     if (open_dev(g, e)) {
         mnw_gpu_close(g);
         return NULL;
