@@ -62,6 +62,17 @@ enum {
 MNW_GPU_HD int mnw_gpu_kind_tr(int kind) { return kind >= MNW_GPU_K_DSCAN2; }
 /* the layout a kind shares: DSCAN2 -> DSCAN, TILED2 -> TILED */
 MNW_GPU_HD int mnw_gpu_kind_base(int kind) { return kind >= MNW_GPU_K_DSCAN2 ? kind - 2 : kind; }
+/* The kernel's frame of an m x n pair: for DSCAN2/TILED2 rows and columns
+ * trade places and the kind becomes the layout it shares. 1 when transposed. */
+MNW_GPU_HD int mnw_gpu_kframe(int *m, int *n, int *kind)
+{
+    if (!mnw_gpu_kind_tr(*kind)) return 0;
+    int t = *m;
+    *m = *n;
+    *n = t;
+    *kind = mnw_gpu_kind_base(*kind);
+    return 1;
+}
 
 /* One pair of a batch, as the kernels see it. Its buffers lie in the
  * batch's variable region `var` at byte offsets dir, bnd and runs. */
@@ -95,12 +106,7 @@ MNW_GPU_HD int mnw_gpu_nc4(int n) { return (n + 3) & ~3; }
 /* Bytes of direction words of an m x n pair (256-byte aligned). */
 MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine, int kind)
 {
-    if (mnw_gpu_kind_tr(kind)) { /* the kernel's rows are the pair's n columns */
-        int t = m;
-        m = n;
-        n = t;
-        kind = mnw_gpu_kind_base(kind);
-    }
+    mnw_gpu_kframe(&m, &n, &kind);
     uint64_t nrb = (uint64_t)mnw_gpu_nrb(m), W = affine ? 8u : 4u;
     uint64_t b = kind == MNW_GPU_K_RSCAN ? nrb * (uint64_t)mnw_gpu_nc4(n) * W : ((uint64_t)n + nrb - 1) * nrb * W;
     return (b + 255) & ~(uint64_t)255;
@@ -112,8 +118,7 @@ MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine, int kind)
  * rows of H over the kernel's columns 0..m, absolute values (32-bit). */
 MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int m, int n, int affine, int kind)
 {
-    if (mnw_gpu_kind_tr(kind)) n = m;
-    kind = mnw_gpu_kind_base(kind);
+    mnw_gpu_kframe(&m, &n, &kind);
     uint64_t w = kind == MNW_GPU_K_RSCAN ? (uint64_t)mnw_gpu_nc4(n) : (((uint64_t)n + 1 + 3) & ~(uint64_t)3);
     uint64_t rows = kind == MNW_GPU_K_TILED ? 2 : kind == MNW_GPU_K_RSCAN ? 1 : 0;
     return rows * w * (affine ? 2u : 1u);
@@ -122,13 +127,7 @@ MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int m, int n, int affine, int kind)
 /* The view of a pair's direction words at `base` (trace_walk.h). */
 MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, int kind)
 {
-    const int tr = mnw_gpu_kind_tr(kind);
-    if (tr) { /* the layout of the transposed n x m matrix, read with r and c swapped */
-        int t = m;
-        m = n;
-        n = t;
-        kind = mnw_gpu_kind_base(kind);
-    }
+    const int tr = mnw_gpu_kframe(&m, &n, &kind); /* transposed: read with r and c swapped */
     uint64_t W = affine ? 64 : 32, nrb = (uint64_t)mnw_gpu_nrb(m);
     mnw_dirview v;
     v.base = (const uint8_t *)base;

@@ -272,6 +272,19 @@ __device__ __forceinline__ mnw_gpu_kend end_of(int m, int n, int hmn, int rv, in
     return en;
 }
 
+/* The best of the last column over the warp's lanes (larger H, then larger
+ * row), in every lane */
+__device__ __forceinline__ void lastcol_best(Ends &E)
+{
+    for (int o = 16; o; o >>= 1) {
+        int ov = __shfl_xor_sync(FULL, E.lcv, o), orr = __shfl_xor_sync(FULL, E.lcr, o);
+        if (ov > E.lcv || (ov == E.lcv && orr > E.lcr)) {
+            E.lcv = ov;
+            E.lcr = orr;
+        }
+    }
+}
+
 /* lane 0's inputs for steps s0 .. s0+31, lane L holding column s0 + L + 1:
  * the row above (boundary or row 0) and the column's base */
 template <bool AFF>
@@ -381,14 +394,7 @@ __global__ void __launch_bounds__(128)
     }
 
     const int olane = mtg & 31; /* the owner of row m (in the last stripe) */
-    if (FE)
-        for (int o = 16; o; o >>= 1) { /* best of the last column: larger H, then larger row */
-            int ov = __shfl_xor_sync(FULL, E.lcv, o), orr = __shfl_xor_sync(FULL, E.lcr, o);
-            if (ov > E.lcv || (ov == E.lcv && orr > E.lcr)) {
-                E.lcv = ov;
-                E.lcr = orr;
-            }
-        }
+    if (FE) lastcol_best(E);
     int hmn = __shfl_sync(FULL, E.hmn, olane);
     int rv = __shfl_sync(FULL, E.lrv, olane), rc = __shfl_sync(FULL, E.lrc, olane);
     if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr);

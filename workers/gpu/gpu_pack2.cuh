@@ -326,39 +326,15 @@ __global__ void __launch_bounds__(128, (FE && DIRS) ? 4 : MNW_GPU_PACK2_BLOCKS)
     for (int h = 0; h < 2; h++) {
         Ends &E = h ? E1 : E0;
         const int mtg = h ? mtg1 : mtg0;
-        if (FE)
-            for (int o = 16; o; o >>= 1) { /* best of the last column: larger H, then larger row */
-                int ov = __shfl_xor_sync(FULL, E.lcv, o), orr = __shfl_xor_sync(FULL, E.lcr, o);
-                if (ov > E.lcv || (ov == E.lcv && orr > E.lcr)) {
-                    E.lcv = ov;
-                    E.lcr = orr;
-                }
-            }
+        if (FE) lastcol_best(E);
         const int olane = mtg & 31;
         const int hmn = __shfl_sync(FULL, E.hmn, olane);
         const int rv = __shfl_sync(FULL, E.lrv, olane), rc = __shfl_sync(FULL, E.lrc, olane);
-        if (lane == 0 && (h == 0 || two)) {
-            /* back to the pair's frame: the kernel's last column (cv at row cr)
-             * is the pair's last row and wins ties; its last row (rv at column
-             * rc) is the pair's last column */
-            const int m = n, nn = h ? m1 : m0;
-            mnw_gpu_kend en;
-            en.pad_ = 0;
-            if (!FE) {
-                en.score = hmn;
-                en.re = m;
-                en.ce = nn;
-            } else if (E.lcv >= rv) {
-                en.score = E.lcv;
-                en.re = m;
-                en.ce = E.lcr;
-            } else {
-                en.score = rv;
-                en.re = rc;
-                en.ce = nn;
-            }
-            ends[h ? p1 : p0] = en;
-        }
+        if (lane == 0 && (h == 0 || two))
+            /* in the pair's frame the kernel's last column (E.lcv at row
+             * E.lcr) is the last row, the kernel's last row (rv at column rc)
+             * the last column: end_of with them, the pair's m = n rows */
+            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc);
     }
 }
 
