@@ -2,12 +2,14 @@
 #include "sig.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t pending;
-static volatile sig_atomic_t bm_state; /* MNW_SIG_BM_* */
+static _Atomic int pending; /* lock-free, so safe in the handler; read by other threads (TSan) */
+static _Atomic int bm_state; /* MNW_SIG_BM_* */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be lock-free to be set in a signal handler");
 
 static void put(const char *s) { (void)!write(2, s, strlen(s)); }
 
