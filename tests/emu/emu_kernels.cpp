@@ -147,21 +147,20 @@ template <bool AFF, bool FE, bool TILED, bool DIRS> static void dscan_lane(void 
     dscan<AFF, FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
 }
 
-template <bool FE, bool TILED, bool DIRS> static void dscan2_lane(void *p)
+template <bool AFF, bool FE, bool TILED, bool DIRS> static void dscan2_lane(void *p)
 {
     margs *a = (margs *)p;
-    dscan2<FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
+    dscan2<AFF, FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
 }
 
 template <bool AFF, bool FE, bool DIRS> static void launch(int kind, margs &a)
 {
     emu_block_dim = emu_dim3{128, 1, 1};
-    if (mnw_gpu_kind_tr(kind)) { /* a.np units (linear gaps only) */
-        if constexpr (!AFF) {
-            void (*fn)(void *) = kind == MNW_GPU_K_DSCAN2 ? dscan2_lane<FE, false, DIRS> : dscan2_lane<FE, true, DIRS>;
-            const int nw = (a.np + 3) / 4 * 4;
-            for (int w = 0; w < nw; w++) run_warp(w, fn, &a);
-        }
+    if (mnw_gpu_kind_tr(kind)) { /* a.np units */
+        void (*fn)(void *) =
+            kind == MNW_GPU_K_DSCAN2 ? dscan2_lane<AFF, FE, false, DIRS> : dscan2_lane<AFF, FE, true, DIRS>;
+        const int nw = (a.np + 3) / 4 * 4;
+        for (int w = 0; w < nw; w++) run_warp(w, fn, &a);
         return;
     }
     if (kind == MNW_GPU_K_RSCAN) {

@@ -104,14 +104,17 @@ struct mnw_gpu {
 
 static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
 
-/* The two-per-lane kernels' bound (gpu_pack2.cuh, docs/GPU.md): linear
- * gaps and max(match, 0) + 2 g <= 170, so that 4 L (16 + 32) + 2 fits a
- * signed 16-bit half. */
+/* The two-per-lane kernels' bound (gpu_pack2.cuh, docs/GPU.md): a lane's
+ * values stay within 4 (T + 48 L) + 2 of its base, which must fit a signed
+ * 16-bit half. Linear gaps: L = max(match, 0) + 2 g, T = 0; affine: L =
+ * max(match, 0) + o + 2 ge, T = 3 o + max(match, 0) + 2 ge + 2 with o =
+ * open - extend. And the profile's S = 4 (s + 2 g) + 1 must fit. */
 static int fits16(const mnw_gpu_kscore *k)
 {
-    if (k->affine) return 0;
-    long L = (long)(k->match > 0 ? k->match : 0) + 2L * k->go;
-    return L <= 170 && 4 * (k->mismatch + 2L * k->go) + 1 >= -32768;
+    const long sp = k->match > 0 ? k->match : 0, g = k->affine ? k->ge : k->go;
+    const long o = k->affine ? (long)k->go - k->ge : 0;
+    const long L = sp + o + 2 * g, T = k->affine ? 3 * o + sp + 2 * g + 2 : 0;
+    return o >= 0 && 4 * (T + 48 * L) + 2 <= 32767 && 4 * (k->mismatch + 2 * g) + 1 >= -32768;
 }
 
 extern "C" const char *mnw_gpu_build(void)

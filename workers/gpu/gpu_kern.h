@@ -115,7 +115,8 @@ MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine, int kind)
 /* Ints of the boundary rows of an m x n pair: TiledDScan two rows of H
  * (and two of E with affine gaps), columns 0..n; RScan one row of H (and
  * E), columns 1..nc4 at index c - 1; DScan none. TILED2 (transposed): two
- * rows of H over the kernel's columns 0..m, absolute values (32-bit). */
+ * rows of H^ (and two of V^ with affine gaps, 2 w further) over the
+ * kernel's columns 0..m, absolute values (32-bit, gpu_pack2.cuh). */
 MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int m, int n, int affine, int kind)
 {
     mnw_gpu_kframe(&m, &n, &kind);
@@ -140,9 +141,11 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
         v.col_bits = nrb * W;
     }
     /* linear gaps: the tag of the winner, bit 1 diagonal, bit 0 up
-     * (gpu_kernels.cuh); affine: A = H from the diagonal, B = H from E */
-    v.a_bit = affine ? 0 : 1;
-    v.b_bit = affine ? 1 : 0;
+     * (gpu_kernels.cuh); affine: A = H from the diagonal, B = H from E,
+     * A', B' in the second word; the two-per-lane kernels (tr) write the
+     * affine tag as the linear one, A in bit 1 (gpu_pack2.cuh) */
+    v.a_bit = affine && !tr ? 0 : 1;
+    v.b_bit = affine && !tr ? 1 : 0;
     v.b_up = affine ? 0 : 1;
     v.tr = (uint32_t)tr;
     v.ext_bit = 32;

@@ -15,12 +15,11 @@ void launch(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_
             const mnw_gpu_kscore &sc, uint8_t *var, mnw_gpu_kend *ends)
 {
     const int threads = PT; /* the kernels' shared profile assumes it */
-    if (mnw_gpu_kind_tr(kind)) { /* np units of two pairs (linear gaps only) */
-        if constexpr (!AFF) {
-            dim3 grid((unsigned)((np + 3) / 4));
-            if (kind == MNW_GPU_K_DSCAN2) dscan2<FE, false, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
-            else dscan2<FE, true, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
-        }
+    if (mnw_gpu_kind_tr(kind)) { /* np units of two pairs */
+        dim3 grid((unsigned)((np + 3) / 4));
+        if (kind == MNW_GPU_K_DSCAN2)
+            dscan2<AFF, FE, false, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
+        else dscan2<AFF, FE, true, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
         return;
     }
     if (kind == MNW_GPU_K_RSCAN) {
