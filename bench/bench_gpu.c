@@ -10,8 +10,8 @@
  * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both]
  *                  [--lanes LIST] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]
  * --tb: of device,host,score (default all three); --kernels: of
- * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (linear
- * gaps: two pairs per lane in 16-bit halves where the bound allows, or
+ * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (DScan and
+ * TiledDScan: two pairs per lane in 16-bit halves where the bound allows, or
  * 32-bit lanes; default x2, the production setting); --trim L cuts every
  * sequence to its first L bases (short-read classes from real genes).
  * Pairs: the first N of the lower triangle, i > j (the order mnw hands out).
@@ -39,14 +39,21 @@ int32_t rnw_align(rnw *r, const uint8_t *a, int m, const uint8_t *b, int n, int 
                   int *cols, char *err, size_t errn);
 void rnw_close(rnw *r);
 
-/* Finished batches go to `nfin` finisher threads, which turn every pair into
- * its alignment (mnw_gpu_batch_aln: the runs, or the host walk with host
- * trace-back) and return the batch, as mnw's finishers do; the main thread
- * only fills, launches and polls. */
+/* Finished batches go to `nfin` finisher threads in tasks of at most
+ * FIN_CHUNK pairs (mnw: one task per work list of 5,000 pairs), which turn
+ * every pair into its alignment (mnw_gpu_batch_aln: the runs, or the host
+ * walk with host trace-back); the task that ends last returns the batch, as
+ * in mnw. The main thread only fills, launches and polls. */
+enum { FIN_CHUNK = 5000, FIN_Q = 4096 };
+typedef struct {
+    mnw_gpu_batch *b;
+    int x0, x1;
+    int *pending; /* the batch's tasks not done (atomic) */
+} fintask;
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    mnw_gpu_batch *q[64];
+    fintask q[FIN_Q];
     int head, tail, stop;
 } finq;
 
@@ -62,11 +69,13 @@ static void *fin_main(void *arg)
             pthread_mutex_unlock(&f->mu);
             break;
         }
-        mnw_gpu_batch *b = f->q[f->head++ % 64];
+        fintask t = f->q[f->head++ % FIN_Q];
         pthread_mutex_unlock(&f->mu);
-        int cnt = mnw_gpu_batch_count(b);
-        for (int x = 0; x < cnt; x++) mnw_gpu_batch_aln(b, x, &a);
-        mnw_gpu_batch_put(b);
+        for (int x = t.x0; x < t.x1; x++) mnw_gpu_batch_aln(t.b, x, &a);
+        if (__atomic_sub_fetch(t.pending, 1, __ATOMIC_ACQ_REL) == 0) {
+            free(t.pending);
+            mnw_gpu_batch_put(t.b);
+        }
     }
     mnw_aln_free(&a);
     return NULL;
@@ -79,7 +88,8 @@ static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t
     uint64_t i, j;
     mnw_pair_ij(0, &i, &j);
     mnw_gpu_batch *cur = NULL;
-    finq f = {.head = 0, .tail = 0, .stop = 0};
+    static finq f;
+    f.head = f.tail = f.stop = 0;
     pthread_mutex_init(&f.mu, NULL);
     pthread_cond_init(&f.cv, NULL);
     pthread_t th[64];
@@ -118,10 +128,17 @@ static double run_gpu(mnw_gpu *g, const mnw_seqset *S, uint64_t npairs, uint64_t
             exit(1);
         }
         if (rc == 1) {
-            done_pairs += (uint64_t)mnw_gpu_batch_count(b);
+            const int cnt = mnw_gpu_batch_count(b);
+            done_pairs += (uint64_t)cnt;
+            const int nt = cnt > 0 ? (cnt + FIN_CHUNK - 1) / FIN_CHUNK : 1;
+            int *pending = malloc(sizeof *pending);
+            *pending = nt;
             pthread_mutex_lock(&f.mu);
-            f.q[f.tail++ % 64] = b;
-            pthread_cond_signal(&f.cv);
+            for (int t = 0; t < nt; t++) {
+                const int x1 = (t + 1) * FIN_CHUNK < cnt ? (t + 1) * FIN_CHUNK : cnt;
+                f.q[f.tail++ % FIN_Q] = (fintask){b, t * FIN_CHUNK, x1, pending};
+            }
+            pthread_cond_broadcast(&f.cv);
             pthread_mutex_unlock(&f.mu);
         }
     }
@@ -273,8 +290,8 @@ int main(int argc, char **argv)
         for (int d = 0; d < 3; d++) {
             const char *kname = kern == MNW_GPU_KERNEL_AUTO ? "auto" : mnw_gpu_kernel_str(kern);
             if (!in_list(tb, tbs[d]) || !in_list(kernels, kname)) continue;
-            /* affine gaps and RScan have 32-bit lanes only: one row */
-            const int only32 = mnw_scoring_affine(sc) || kern == MNW_GPU_KERNEL_RSCAN;
+            /* RScan has 32-bit lanes only: one row */
+            const int only32 = kern == MNW_GPU_KERNEL_RSCAN;
             if (only32 ? !x2 : !in_list(lanes, x2 ? "x2" : "x1")) continue;
             mnw_gpu_opts o;
             mnw_gpu_opts_default(&o);
@@ -302,6 +319,11 @@ int main(int argc, char **argv)
             if (rod_ps > 0) snprintf(rx, sizeof rx, "%.0f", (double)npairs / best / rod_ps);
             printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)npairs,
                    (double)npairs / best, (double)gc / best / 1e9, best, (double)npairs / best / cpu_ps, rx);
+            mnw_gpu_stats st;
+            mnw_gpu_get_stats(g, &st);
+            if (st.busy_s > 0)
+                printf("#   %s: %.1f batches a run; GPU busy %.3f s a run, mean of the runs (%.2f GCUPS while busy)\n", name,
+                       (double)st.batches / reps, st.busy_s / reps, (double)st.cells / st.busy_s / 1e9);
             fflush(stdout);
             mnw_gpu_close(g);
         }

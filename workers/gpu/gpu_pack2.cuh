@@ -160,7 +160,11 @@ __device__ __forceinline__ void block_col2(uint32_t *H, const int4 *pb, uint32_t
 #pragma unroll
         for (int t = 0; t < 4; t++) {
             const int k = 4 * q + t;
-            const uint32_t r = addmax2(diag, S[t], addmax2(up, 0xffffffffu, H[k]));
+            /* diag + S against left first, off the chain that runs down
+             * the column through up (two instructions a row, not three:
+             * +6% score-only on an H100, bench/results/
+             * gpu-affine-two-per-lane-h100-2026-11-25.md) */
+            const uint32_t r = addmax2(up, 0xffffffffu, addmax2(diag, S[t], H[k]));
             const uint32_t nv = (r & mask) | one; /* (r & ~3) | 1 per half; one LOP3 */
             acc[k >> 3] += (r - nv) * (1u << (2 * (k & 7)));
             diag = H[k];
@@ -198,7 +202,8 @@ __device__ __forceinline__ void block_col2a(uint32_t *H, uint32_t *Wg, const int
             const uint32_t vn = vr & mask;               /* V^: tag 0 */
             const uint32_t wr = addmax2(H[k], cw, Wg[k]); /* W: open (tag 2) or extend (1) */
             const uint32_t wn = (wr & mask) | one;       /* W^: tag 1 */
-            const uint32_t r = addmax2(diag, S[t], max2(wn, vn));
+            /* diag + S against W first, off the chain of up and uv */
+            const uint32_t r = max2(addmax2(diag, S[t], wn), vn);
             const uint32_t nv = (r & mask) | one;
             a0[k >> 3] += (r - nv) * m4;
             a1[k >> 3] -= ((wr - wn) * 2u + (vr - vn)) * m4;
