@@ -191,6 +191,15 @@ $(B)/tests/test_gpu_emu: $(B)/emu/test_gpu.o $(TEST_LIB_OBJ) $(LIB_SRC:%.c=$(B)/
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
 TEST_BIN += $(B)/tests/test_gpu_emu
+# bench_gpu on the emulated GPU (tests/sh/t_bench.sh: its rows and --json
+# without a GPU; no Rodinia-NW, a CUDA program of its own)
+$(B)/emu/bench_gpu.o: bench/bench_gpu.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DMNW_GPU_EMU -c $< -o $@
+$(B)/tests/bench_gpu_emu: $(B)/emu/bench_gpu.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
+TEST_BIN += $(B)/tests/bench_gpu_emu
 # mnw itself on the emulated GPU (tests/sh/t_gpu_emu.sh): the GPU dispatcher
 # thread, batches, finish tasks and output bytes, without a GPU
 $(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
@@ -274,10 +283,16 @@ bench-cpu: test-deps
 	@$(MAKE) --no-print-directory $(B)/bench/bench_cpu
 	$(B)/bench/bench_cpu $(BENCH_CPU_DATA) $(BENCH_ARGS)
 
-# GPU benchmark on a GPU machine: kernels on real 16S pairs (BENCH_GPU_DATA)
-BENCH_GPU_DATA ?= tests/data/16s-200.fa
+# GPU benchmark on a GPU machine: every kernel with device and host
+# trace-back and score-only, two per lane and 32-bit lanes (the previous
+# kernels, the baseline), beside Rodinia-NW and one CPU thread, on real 16S
+# pairs (BENCH_GPU_DATA); the rows also go to BENCH_GPU_JSON
+BENCH_GPU_DATA ?= tests/data/16s-1000.fa.gz
+BENCH_GPU_ARGS ?= --pairs 200000 --reps 3 --lanes x2,x1 --cpu-pairs 100 --rodinia-pairs 100
+BENCH_GPU_JSON ?= bench/results/gpu-kernels-latest.json
+BENCH_GPU_LABEL ?= $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')
 bench-gpu: $(B)/bench/bench_gpu
-	$(B)/bench/bench_gpu $(BENCH_GPU_DATA) $(BENCH_GPU_ARGS)
+	$(B)/bench/bench_gpu $(BENCH_GPU_DATA) $(BENCH_GPU_ARGS) --json $(BENCH_GPU_JSON) --label "$(BENCH_GPU_LABEL)"
 
 test-gpu:
 	@test -n "$(NVCC)" || { echo "make test-gpu: no nvcc, the GPU code is not built" >&2; exit 2; }

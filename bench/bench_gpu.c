@@ -9,6 +9,13 @@
  *
  * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both]
  *                  [--lanes LIST] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]
+ *                  [--host-pairs N] [--json FILE] [--label TEXT]
+ * --host-pairs: pairs of the host trace-back rows (default: --pairs / 10;
+ * they copy every direction word over PCIe); --json FILE: every row also
+ * goes to FILE (device, date, command, entries [{kernel, gaps, traceback,
+ * lanes, pairs, pairs_per_s, gcups, seconds}], traceback one of device,
+ * host, none; the baselines rodinia-nw and cpu1-pair are entries too);
+ * --label: a note for the JSON (the commit, say).
  * --tb: of device,host,score (default all three); --kernels: of
  * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (DScan and
  * TiledDScan: two pairs per lane in 16-bit halves where the bound allows, or
@@ -22,17 +29,20 @@
  * alignment itself, which bounded the device trace-back rows once the
  * kernels got faster.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fasta.h"
 #include "gpu.h"
+#include "json.h"
 #include "nw_cpu.h"
 #include "pairs.h"
 
-/* bench/rodinia_nw.cu */
+/* bench/rodinia_nw.cu (not in the emulated build, MNW_GPU_EMU) */
 typedef struct rnw rnw;
 rnw *rnw_open(int max_len, char *err, size_t errn);
 int32_t rnw_align(rnw *r, const uint8_t *a, int m, const uint8_t *b, int n, int match, int mismatch, int gap,
@@ -167,6 +177,97 @@ static int in_list(const char *list, const char *s)
     return 0;
 }
 
+/* rows for --json */
+typedef struct {
+    char kernel[24], gaps[8], tb[8], lanes[8];
+    uint64_t pairs;
+    double pps, gcups, secs;
+} jrow;
+static jrow jrows[256];
+static int njrows;
+
+static void jrow_add(const char *kernel, const char *gaps, const char *tb, const char *lanes, uint64_t pairs, double secs,
+                     double cells)
+{
+    if (njrows == (int)(sizeof jrows / sizeof *jrows)) return;
+    jrow *r = &jrows[njrows++];
+    snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+    snprintf(r->gaps, sizeof r->gaps, "%s", gaps);
+    snprintf(r->tb, sizeof r->tb, "%s", tb);
+    snprintf(r->lanes, sizeof r->lanes, "%s", lanes);
+    r->pairs = pairs;
+    r->secs = secs;
+    r->pps = (double)pairs / secs;
+    r->gcups = cells / secs / 1e9;
+}
+
+/* Writes the rows as JSON to path (atomically: a temporary file renamed).
+ * Returns 0, or -1 with a message on stderr. */
+static int json_write(const char *path, int argc, char **argv, const char *device, const char *label)
+{
+    mnw_buf b;
+    mnw_buf_init(&b);
+    char date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char cmd[2048] = "bench_gpu";
+    for (int a = 1; a < argc; a++) {
+        size_t l = strlen(cmd);
+        snprintf(cmd + l, sizeof cmd - l, " %s", argv[a]);
+    }
+    mnw_buf_puts(&b, "{\n  \"device\": ");
+    mnw_json_put_string(&b, device);
+    mnw_buf_puts(&b, ",\n  \"date\": ");
+    mnw_json_put_string(&b, date);
+    mnw_buf_puts(&b, ",\n  \"command\": ");
+    mnw_json_put_string(&b, cmd);
+    mnw_buf_puts(&b, ",\n  \"label\": ");
+    mnw_json_put_string(&b, label);
+    mnw_buf_puts(&b, ",\n  \"build\": ");
+    mnw_json_put_string(&b, mnw_gpu_build());
+    mnw_buf_puts(&b, ",\n  \"note\": ");
+    mnw_json_put_string(&b, "gcups: cells (len1 x len2) per second, wall time from the first launch to the last "
+                            "alignment converted, best of the runs; lanes x1: the 32-bit kernels, the implementation "
+                            "before two pairs per lane (the previous kernel, the baseline); rodinia-nw: the seed paper's "
+                            "GPU baseline, one pair at a time; cpu1-pair: one CPU thread");
+    mnw_buf_puts(&b, ",\n  \"entries\": [");
+    for (int k = 0; k < njrows; k++) {
+        const jrow *r = &jrows[k];
+        mnw_buf_puts(&b, k ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ");
+        mnw_json_put_string(&b, r->kernel);
+        mnw_buf_puts(&b, ", \"gaps\": ");
+        mnw_json_put_string(&b, r->gaps);
+        mnw_buf_puts(&b, ", \"traceback\": ");
+        mnw_json_put_string(&b, r->tb);
+        mnw_buf_puts(&b, ", \"lanes\": ");
+        mnw_json_put_string(&b, r->lanes);
+        mnw_buf_puts(&b, ", \"pairs\": ");
+        mnw_buf_put_u64(&b, r->pairs);
+        mnw_buf_puts(&b, ", \"pairs_per_s\": ");
+        mnw_json_put_double(&b, "%.0f", r->pps);
+        mnw_buf_puts(&b, ", \"gcups\": ");
+        mnw_json_put_double(&b, "%.2f", r->gcups);
+        mnw_buf_puts(&b, ", \"seconds\": ");
+        mnw_json_put_double(&b, "%.4f", r->secs);
+        mnw_buf_puts(&b, "}");
+    }
+    mnw_buf_puts(&b, "\n  ]\n}\n");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int bad = !f || fwrite(b.p, 1, b.len, f) != b.len;
+    if (f && fclose(f)) bad = 1;
+    if (!bad && rename(tmp, path)) bad = 1;
+    if (bad) {
+        fprintf(stderr, "bench_gpu: %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    mnw_buf_free(&b);
+    return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -177,6 +278,8 @@ int main(int argc, char **argv)
     uint64_t npairs = 200000, cpu_pairs = 2000, rod_pairs = 200;
     const char *tb = "device,host,score", *kernels = "auto,rscan,dscan,tileddscan", *gaps = "both", *lanes = "x2";
     int max_pairs = 0, reps = 2, trim = 0, nfin = 8;
+    uint64_t host_pairs = 0;
+    const char *json_path = NULL, *label = "";
     for (int a = 2; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--pairs")) npairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--tb")) tb = argv[a + 1];
@@ -189,6 +292,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--rodinia-pairs")) rod_pairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--finishers")) nfin = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--host-pairs")) host_pairs = strtoull(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--json")) json_path = argv[a + 1];
+        else if (!strcmp(argv[a], "--label")) label = argv[a + 1];
         else {
             fprintf(stderr, "bench_gpu: unknown option %s\n", argv[a]);
             return 2;
@@ -212,6 +318,7 @@ int main(int argc, char **argv)
         S = T;
     }
     if (npairs > mnw_npairs(S.n)) npairs = mnw_npairs(S.n);
+    if (host_pairs == 0 || host_pairs > npairs) host_pairs = npairs / 10 ? npairs / 10 : npairs;
     if (cpu_pairs > npairs) cpu_pairs = npairs;
     if (rod_pairs > cpu_pairs) rod_pairs = cpu_pairs; /* their scores are checked against the CPU's */
     const char *why = NULL;
@@ -221,6 +328,7 @@ int main(int argc, char **argv)
     }
     const mnw_scoring modes[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}};
     const char *mname[] = {"linear", "affine"};
+    char device[512] = "";
     mnw_aln tmp;
     mnw_aln_init(&tmp);
     printf("# bench_gpu %s: %zu sequences, first %llu pairs; %s\n", argv[1], S.n, (unsigned long long)npairs,
@@ -251,6 +359,12 @@ int main(int argc, char **argv)
         double cpu_ps = (double)cpu_pairs / tc;
         /* the paper's baseline (linear gaps only, as Rodinia) */
         double rod_ps = 0;
+#ifdef MNW_GPU_EMU
+        if (rod_pairs > 0) {
+            printf("# rodinia-nw: not in the emulation (a CUDA program of its own)\n");
+            rod_pairs = 0;
+        }
+#else
         if (!mnw_scoring_affine(sc) && rod_pairs > 0) {
             char er[512];
             rnw *R = rnw_open((int)S.max_len, er, sizeof er);
@@ -278,12 +392,15 @@ int main(int argc, char **argv)
             double tr = mnw_now() - r0;
             rnw_close(R);
             rod_ps = (double)rod_pairs / tr;
+            jrow_add("rodinia-nw", mname[mi], "host", "-", rod_pairs, tr, (double)rcells);
             printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.2f %10s   (scores equal mnw's: %llu of %llu)\n", mname[mi],
                    "rodinia-nw", (unsigned long long)rod_pairs, rod_ps, (double)rcells / tr / 1e9, tr, rod_ps / cpu_ps, "1.0",
                    (unsigned long long)(rod_pairs - bad), (unsigned long long)rod_pairs);
         }
+#endif
         printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8s %10s\n", mname[mi], "cpu1-pair", (unsigned long long)cpu_pairs,
                cpu_ps, (double)cells / tc / 1e9, tc, "1.0", "");
+        if (cpu_pairs) jrow_add("cpu1-pair", mname[mi], "host", "-", cpu_pairs, tc, (double)cells);
         static const char *const tbs[] = {"device", "host", "score"};
         for (int kern = MNW_GPU_KERNEL_AUTO; kern <= MNW_GPU_KERNEL_TILED; kern++)
         for (int x2 = 1; x2 >= 0; x2--)
@@ -306,19 +423,23 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (d == 0) printf("# %s, kernel %s\n", mnw_gpu_describe(g), mnw_gpu_kernel_name(g));
+            if (!device[0]) snprintf(device, sizeof device, "%s", mnw_gpu_describe(g));
+            const uint64_t np = d == 1 ? host_pairs : npairs;
             double best = 1e30;
             uint64_t gc = 0;
             for (int r = 0; r < reps; r++) {
-                double t = run_gpu(g, &S, npairs, &gc, nfin);
+                double t = run_gpu(g, &S, np, &gc, nfin);
                 if (t < best) best = t;
             }
             char name[40];
             snprintf(name, sizeof name, "%s/%s%s", kname, d == 0 ? "dev-tb" : d == 1 ? "host-tb" : "score-only",
                      only32 ? "" : x2 ? "/x2" : "/x1");
             char rx[32] = "";
-            if (rod_ps > 0) snprintf(rx, sizeof rx, "%.0f", (double)npairs / best / rod_ps);
-            printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)npairs,
-                   (double)npairs / best, (double)gc / best / 1e9, best, (double)npairs / best / cpu_ps, rx);
+            if (rod_ps > 0) snprintf(rx, sizeof rx, "%.0f", (double)np / best / rod_ps);
+            printf("%-8s %-20s %10llu %12.0f %9.2f %10.3f %8.1f %10s\n", mname[mi], name, (unsigned long long)np,
+                   (double)np / best, (double)gc / best / 1e9, best, (double)np / best / cpu_ps, rx);
+            jrow_add(kname, mname[mi], d == 0 ? "device" : d == 1 ? "host" : "none", only32 ? "x1" : x2 ? "x2" : "x1",
+                     np, best, (double)gc);
             mnw_gpu_stats st;
             mnw_gpu_get_stats(g, &st);
             if (st.busy_s > 0)
@@ -328,6 +449,7 @@ int main(int argc, char **argv)
             mnw_gpu_close(g);
         }
     }
+    if (json_path && json_write(json_path, argc, argv, device, label)) return 1;
     free(cpu_score);
     mnw_cpu_ws_free(ws);
     mnw_aln_free(&tmp);

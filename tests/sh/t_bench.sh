@@ -18,4 +18,46 @@ check "bench_cpu runs on 12 real genes: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   
 check "bench_cpu: mnw, parasail, vsearch and the reference rows are there" \
     'grep -q "^mnw CPU worker" bench.txt && grep -q "parasail best nw_trace" bench.txt && grep -q "^vsearch --allpairs_global" bench.txt && grep -q "^ref_nw" bench.txt'
 check "bench_cpu: every tool's scores agree with mnw's" 'grep -q "^verification: all scores agree with mnw on every timed pair" bench.txt'
+
+# bench_gpu on the emulated GPU (the same source as the real one, without
+# Rodinia-NW): every requested row is printed and written to --json, which
+# make bench-gpu commits as bench/results/gpu-kernels-latest.json
+if [ -e "$BUILD/tests/test_gpu_emu" ]; then
+    check "bench_gpu_emu was built with test_gpu_emu" '[ -x "$BUILD/tests/bench_gpu_emu" ]'
+    "$BUILD/tests/bench_gpu_emu" s12.fa --trim 90 --pairs 40 --host-pairs 10 --reps 1 --cpu-pairs 5 --rodinia-pairs 0 \
+        --kernels auto,rscan,dscan --lanes x2,x1 --tb device,host,score --finishers 2 --json g.json --label "t_bench" \
+        >gbench.txt 2>&1
+    rc=$?
+    check "bench_gpu (emulated GPU): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' gbench.txt | tail -5
+    ok "bench_gpu --json: the rows as JSON (device, date, command, label, entries with kernel, gaps, traceback, lanes, pairs, gcups)" \
+        python3 - g.json gbench.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("device", "date", "command", "label", "build", "entries"):
+    assert k in d, "no " + k
+assert d["label"] == "t_bench" and "emulated GPU" in d["device"] and "--json g.json" in d["command"]
+E = d["entries"]
+rows = [l.split() for l in open(sys.argv[2]) if l.split() and l.split()[0] in ("linear", "affine")]
+assert len(rows) == len(E), "%d printed rows, %d entries" % (len(rows), len(E))
+want = set()
+for g in ("linear", "affine"):
+    want.add((g, "cpu1-pair", "host", "-"))
+    for tb in ("device", "host", "none"):
+        want.add((g, "rscan", tb, "x1"))
+        for k in ("auto", "dscan"):
+            for l in ("x2", "x1"):
+                want.add((g, k, tb, l))
+got = set((e["gaps"], e["kernel"], e["traceback"], e["lanes"]) for e in E)
+assert got == want, "missing %s, extra %s" % (sorted(want - got), sorted(got - want))
+for e, r in zip(E, rows):
+    assert e["gcups"] > 0 and e["pairs_per_s"] > 0 and e["seconds"] > 0, e
+    assert e["pairs"] == (5 if e["kernel"] == "cpu1-pair" else 10 if e["traceback"] == "host" else 40), e
+    assert int(r[2]) == e["pairs"] and abs(float(r[4]) - e["gcups"]) <= 0.01 + 1e-3 * e["gcups"], (r, e)
+PY
+    "$BUILD/tests/bench_gpu_emu" s12.fa --pairs 4 --reps 1 --cpu-pairs 2 --rodinia-pairs 0 --kernels auto --tb score \
+        --gaps linear --json "$TMP/no/such/dir/g.json" >gbad.txt 2>&1
+    rc=$?
+    check "bench_gpu --json into a missing directory: exit 1, the file named" \
+        '[ $rc -eq 1 ] && grep -q "no/such/dir/g.json" gbad.txt'
+fi
 finish
