@@ -219,6 +219,7 @@ int main(void)
                 if (mi >= 5 && (bs || !tbdev)) continue; /* the bounds: device trace-back, two per lane */
                 mnw_gpu_opts o;
                 mnw_gpu_opts_default(&o);
+                o.rscan_rows = MNW_GPU_RSCAN_ROWS; /* the rule: every kernel gets pairs */
                 o.traceback_device = tbdev;
                 o.max_pairs = bs == 1 ? 7 : 65536;
                 o.kernel = kern;
@@ -268,10 +269,35 @@ int main(void)
                          (unsigned long long)st.pairs);
                 mnw_gpu_close(g);
             }
+        /* the default: AUTO's RScan limit measured when the device opens
+         * (one of the lengths it tries, stated in the kernel line); the
+         * results stay the CPU's whichever kernel each pair got */
+        if (mi == 0 || mi == 1) {
+            mnw_gpu_opts o;
+            mnw_gpu_opts_default(&o);
+            if (small) o.mem_frac = 0.05;
+            int nref;
+            mnw_gpu *g = open_and_run(&S, sc, &o, P, np, got, refused, &nref);
+            if (g) {
+                int bad = 0, lim = -1;
+                for (int x = 0; x < np; x++)
+                    if (!refused[x] && !same(&got[x], &ref[x])) bad++;
+                const char *kn = mnw_gpu_kernel_name(g);
+                const int parsed = sscanf(kn, "rscan for rows <= %d (measured; rscan / dscan time per cell at rows 32:",
+                                          &lim) == 1 &&
+                                   strstr(kn, "(measured; rscan / dscan time per cell at rows 32: ") != NULL;
+                T_OK(parsed && lim >= 0 && lim <= 512 && lim % 32 == 0,
+                     "%s: the RScan limit measured at open, one of the lengths tried (%s)", mname[mi], kn);
+                T_OK(nref >= 0 && bad == 0, "%s, measured choice: %d pairs equal the CPU's (%d differ)", mname[mi],
+                     np - (nref > 0 ? nref : 0), bad);
+                mnw_gpu_close(g);
+            }
+        }
         /* score-only (benchmarks): the CPU's scores, no runs */
         for (int kern = MNW_GPU_KERNEL_RSCAN; kern <= MNW_GPU_KERNEL_TILED; kern++) {
             mnw_gpu_opts o;
             mnw_gpu_opts_default(&o);
+            o.rscan_rows = MNW_GPU_RSCAN_ROWS;
             o.kernel = kern;
             o.score_only = 1;
             if (small) o.mem_frac = 0.05;

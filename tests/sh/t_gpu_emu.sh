@@ -16,11 +16,17 @@ for L in 100 300; do
     awk -v L=$L '/^>/{if (s != "") print substr(s, 1, L); print; s = ""; next} {s = s $0} END {print substr(s, 1, L)}' s20.fa > c$L.fa
 done
 
-# the kernel each automatic run should give its 190 pairs to, by input
-# (linear gaps: DScan and TiledDScan pairs two per lane)
-declare -A took=([c100]="rscan 190, dscan 0, tileddscan 0; two per lane 0"
-                 [c300]="rscan 0, dscan 190, tileddscan 0; two per lane 190"
-                 [s20]="rscan 0, dscan 0, tileddscan 190; two per lane 190")
+# the kernel each automatic run should give its 190 pairs to: by the rows
+# of its input (c100: 100, c300: 300, s20: over 512) against the RScan limit
+# the device measured when it opened, which the log states (linear gaps:
+# DScan and TiledDScan pairs two per lane)
+declare -A rows=([c100]=100 [c300]=300 [s20]=1000)
+took_of() { # took_of INPUT LIMIT
+    local r=${rows[$1]}
+    if [ "$r" -le "$2" ]; then echo "rscan 190, dscan 0, tileddscan 0; two per lane 0"
+    elif [ "$r" -le 512 ]; then echo "rscan 0, dscan 190, tileddscan 0; two per lane 190"
+    else echo "rscan 0, dscan 0, tileddscan 190; two per lane 190"; fi
+}
 runs=("c100:lin::auto" "c100:aff:--gap-open 16 --gap-extend 4:--gpu-kernel dscan"
       "c300:lin::auto" "c300:afe:--match 2 --mismatch -3 --gap-open 5 --gap-extend 2 --free-end-gaps:--gpu-kernel rscan --traceback host"
       "s20:lin::auto" "s20:fe:--free-end-gaps:--gpu-kernel rscan" "s20:aff:--gap-open 16 --gap-extend 4:--traceback host"
@@ -35,10 +41,11 @@ for r in "${runs[@]}"; do
     ok "$f $name: mnw-emu runs (${v:-auto})" "$EMU" -q -i $f.fa -o gpu --cigar --phylip $sc $v
     check "$f $name: byte-identical to the CPU run (${v:-auto})" 'same_bytes $ref gpu'
     if [ -z "$v" ]; then
-        check "$f auto: the log names the emulated GPU and the kernel rule" \
-            'grep -q "GPU 0: emulated GPU.*kernel rscan for rows <= " gpu/mnw.log'
-        check "$f auto: the pairs went to the kernel of their rows (${took[$f]})" \
-            'grep -q "GPU 0: 190 pairs in .*(${took[$f]})" gpu/mnw.log'
+        lim=$(sed -nE 's/.*GPU 0: emulated GPU.*kernel rscan for rows <= ([0-9]+) \(measured; rscan \/ dscan time per cell at rows 32: [0-9.]+.*/\1/p' gpu/mnw.log | head -1)
+        check "$f auto: the log names the emulated GPU and the RScan limit it measured (${lim:-none})" '[ -n "$lim" ]'
+        took=$(took_of $f "${lim:-0}")
+        check "$f auto: the pairs went to the kernel of their rows ($took)" \
+            'grep -q "GPU 0: 190 pairs in .*($took)" gpu/mnw.log'
     fi
 done
 

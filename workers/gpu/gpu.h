@@ -36,11 +36,14 @@
 extern "C" {
 #endif
 
-/* AUTO's RScan limit (rows). Provisional: a rule from the kernels' shapes
- * (a DScan warp on a pair of <= 128 rows leaves >= 3 of 4 lanes idle), not
- * yet a measured crossover: bench/device_gpu_bench.sh measures it
- * (docs/GPU.md, "not yet measured"). */
+/* AUTO's RScan limit (rows): measured per device when it opens
+ * (mnw_gpu_opts.rscan_rows = MNW_GPU_RSCAN_MEASURE, the default; docs/GPU.md
+ * "The choice"), or a fixed rule. MNW_GPU_RSCAN_ROWS is the rule from the
+ * kernels' shapes (a DScan warp on a pair of <= 128 rows leaves >= 3 of 4
+ * lanes idle), which the H100's measurement confirmed
+ * (bench/results/gpu-affine-two-per-lane-h100-2026-11-25.md). */
 #define MNW_GPU_RSCAN_ROWS 128
+#define MNW_GPU_RSCAN_MEASURE (-1)
 
 typedef struct mnw_gpu mnw_gpu;
 typedef struct mnw_gpu_batch mnw_gpu_batch;
@@ -65,7 +68,9 @@ typedef struct {
     int host_batches;     /* host batches (>= 2): finished ones wait for their finishers */
     int kernel;           /* MNW_GPU_KERNEL_*: AUTO, or the one to use where it can */
     int rscan_rows;       /* AUTO: pairs of at most this many rows go to RScan-mNW, the others
-                             of at most 512 rows to DScan-mNW, longer ones to TiledDScan-mNW */
+                             of at most 512 rows to DScan-mNW, longer ones to TiledDScan-mNW;
+                             MNW_GPU_RSCAN_MEASURE: measured when the device opens (about 0.5 s
+                             at most; mnw_gpu_kernel_name says what it found) */
     int score_only;       /* benchmarks only: no direction words, no trace-back; alignments
                              carry the score and no runs */
     int two_per_lane;     /* 1: DScan/TiledDScan pairs two per lane in 16-bit halves where
@@ -73,7 +78,7 @@ typedef struct {
 } mnw_gpu_opts;
 
 /* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches, AUTO
- * with MNW_GPU_RSCAN_ROWS, two per lane. */
+ * with the RScan limit measured, two per lane. */
 void mnw_gpu_opts_default(mnw_gpu_opts *o);
 
 /* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */
@@ -93,8 +98,9 @@ void mnw_gpu_close(mnw_gpu *g);
 const char *mnw_gpu_describe(const mnw_gpu *g);
 /* The PCI bus id ("0000:18:00.0") for hwloc locality. */
 const char *mnw_gpu_busid(const mnw_gpu *g);
-/* The kernel choice, one line: "rscan for rows <= 128, dscan for rows <= 512,
- * tileddscan above (auto)" or "tileddscan (--gpu-kernel)". */
+/* The kernel choice, one line: "rscan for rows <= 128 (measured; rscan /
+ * dscan time per cell at rows 32: 0.61, ...), dscan for rows <= 512,
+ * tileddscan above (auto)" or "tileddscan (forced)". */
 const char *mnw_gpu_kernel_name(const mnw_gpu *g);
 
 /* A free host batch, or NULL while all are busy (launched, or lent to

@@ -87,7 +87,9 @@ struct mnw_gpu {
     slot sl[2];
     mnw_gpu_batch *hb;
     int nhb;
-    char desc[400], busid[32], kdesc[160];
+    char desc[400], busid[32], kdesc[400];
+    char calib[200]; /* the measured ratios (calibrate) */
+    int sms;
     mnw_gpu_stats stats;
     double busy_since; /* > 0 while a batch is in flight */
     int inflight;
@@ -103,6 +105,8 @@ struct mnw_gpu {
     } while (0)
 
 static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
+static double now_s(void);
+static int calibrate(mnw_gpu *g, int sms, mnw_err *e);
 
 /* The two-per-lane kernels' bound (gpu_pack2.cuh, docs/GPU.md): a lane's
  * values stay within 4 (T + 48 L) + 2 of its base, which must fit a signed
@@ -152,6 +156,7 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
     cudaDeviceProp pr;
     CK(cudaGetDeviceProperties(&pr, g->dev));
     snprintf(g->busid, sizeof g->busid, "%04x:%02x:%02x.0", pr.pciDomainID, pr.pciBusID, pr.pciDeviceID);
+    g->sms = pr.multiProcessorCount;
     snprintf(g->desc, sizeof g->desc, "GPU %d: %s, sm_%d%d, %d SMs, %.1f GiB, bus %s", g->dev, pr.name, pr.major,
              pr.minor, pr.multiProcessorCount, (double)pr.totalGlobalMem / (1 << 30), g->busid);
     size_t total = g->seqs->off[g->seqs->n];
@@ -220,7 +225,18 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.one2 = 0x00010001u;
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
     g->pack2 = g->o.two_per_lane && fits16(&g->ks);
-    if (g->o.kernel == MNW_GPU_KERNEL_AUTO)
+    const int measure = g->o.kernel == MNW_GPU_KERNEL_AUTO && g->o.rscan_rows < 0;
+    if (measure) g->o.rscan_rows = 0; /* until measured: pairs the open makes none */
+    if (open_dev(g, e) || (measure && calibrate(g, g->sms, e))) {
+        mnw_gpu_close(g);
+        return NULL;
+    }
+    if (g->o.kernel == MNW_GPU_KERNEL_AUTO && measure)
+        snprintf(g->kdesc, sizeof g->kdesc,
+                 "rscan for rows <= %d (measured; rscan / dscan time per cell at rows %s), dscan for rows <= %d, "
+                 "tileddscan above (auto)",
+                 g->o.rscan_rows, g->calib, MNW_GPU_DSCAN_ROWS);
+    else if (g->o.kernel == MNW_GPU_KERNEL_AUTO)
         snprintf(g->kdesc, sizeof g->kdesc, "rscan for rows <= %d, dscan for rows <= %d, tileddscan above (auto)",
                  g->o.rscan_rows, MNW_GPU_DSCAN_ROWS);
     else if (g->o.kernel == MNW_GPU_KERNEL_DSCAN)
@@ -230,10 +246,6 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     if (g->pack2) {
         size_t l = strlen(g->kdesc);
         snprintf(g->kdesc + l, sizeof g->kdesc - l, "; DScan/TiledDScan pairs two per lane");
-    }
-    if (open_dev(g, e)) {
-        mnw_gpu_close(g);
-        return NULL;
     }
     return g;
 }
@@ -313,14 +325,13 @@ extern "C" mnw_gpu_batch *mnw_gpu_batch_get(mnw_gpu *g)
     return NULL;
 }
 
-extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
+/* batch_add with the pair's rows and columns (m, n: the lengths, or
+ * prefixes of them) and its kernel given (calibrate: forced kernels) */
+static int add_kind(mnw_gpu_batch *b, uint32_t i, uint32_t j, int m, int n, int kind)
 {
     const mnw_gpu *g = b->g;
     const mnw_seqset *S = g->seqs;
-    int m = (int)mnw_seq_len(S, i), n = (int)mnw_seq_len(S, j);
-    if (m < 1 || n < 1) return -1;
     const int aff = g->ks.affine, dev_tb = g->o.traceback_device && !g->o.score_only;
-    const int kind = kind_of(g, m, n);
     uint64_t dir = g->o.score_only ? 0 : mnw_gpu_dir_bytes(m, n, aff, kind);
     uint64_t bnd = al256(mnw_gpu_bnd_ints(m, n, aff, kind) * 4);
     uint64_t runs = dev_tb ? al256(((uint64_t)m + n) * 4) : 0;
@@ -350,7 +361,92 @@ extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
     return 1;
 }
 
+extern "C" int mnw_gpu_batch_add(mnw_gpu_batch *b, uint32_t i, uint32_t j)
+{
+    const mnw_seqset *S = b->g->seqs;
+    int m = (int)mnw_seq_len(S, i), n = (int)mnw_seq_len(S, j);
+    if (m < 1 || n < 1) return -1;
+    return add_kind(b, i, j, m, n, kind_of(b->g, m, n));
+}
+
 extern "C" int mnw_gpu_batch_count(const mnw_gpu_batch *b) { return b->np; }
+
+/* AUTO's RScan limit, measured on this device at open (docs/GPU.md, "The
+ * choice"; the seed paper chooses per device): pairs of L x L bases
+ * (prefixes of the run's own sequences) through RScan-mNW and through
+ * DScan-mNW (two per lane where the run would use it), with the run's
+ * scoring and trace-back, each timed from launch to results, best of two,
+ * per cell; the limit is the largest L up to which RScan was faster at
+ * every L measured (0: DScan from the first). It stops at the first L where
+ * DScan is as fast, where fewer than three sequences are that long, or
+ * after CALIB_S seconds (the emulated GPU of the tests is slow). The pairs
+ * per launch: 512 per SM (RScan's threads fill the GPU), as many as a batch
+ * takes. */
+static const int calib_len[] = {32, 64, 96, 128, 160, 192, 256, 320, 384, 512};
+#define CALIB_S 0.5
+
+/* One timed launch of P pairs of kind at L x L: seconds per cell in *spc.
+ * ids: nids (>= 3) sequences of at least L bases. */
+static int calib_once(mnw_gpu *g, int kind, int L, const uint32_t *ids, int nids, int P, double *spc, mnw_err *e)
+{
+    mnw_gpu_batch *b = mnw_gpu_batch_get(g);
+    if (!b) return mnw_err_set(e, "GPU %d: no free batch to measure the kernels", g->dev);
+    /* pairs (i, j), (i, j') one after the other: they share i, as DScan's two per lane want */
+    for (int x = 0; b->np < P; x++) {
+        const int u = x >> 1;
+        const uint32_t i = ids[u % nids], j = ids[(u + 1 + (x & 1)) % nids];
+        if (add_kind(b, i, j, L, L, kind) != 1) break;
+    }
+    const double cells = (double)b->np * L * L, t0 = now_s();
+    if (mnw_gpu_launch(g, b, e)) return -1;
+    mnw_gpu_batch *done = NULL;
+    for (;;) {
+        int rc = mnw_gpu_poll(g, &done, e);
+        if (rc < 0) return -1;
+        if (rc == 1) break;
+        for (int k = 0; k < 2; k++) CK(cudaStreamSynchronize(g->sl[k].st));
+    }
+    *spc = (now_s() - t0) / cells;
+    mnw_gpu_batch_put(done);
+    return 0;
+}
+
+static int calibrate(mnw_gpu *g, int sms, mnw_err *e)
+{
+    const mnw_seqset *S = g->seqs;
+    const int dkind = g->pack2 ? MNW_GPU_K_DSCAN2 : MNW_GPU_K_DSCAN;
+    const int P = g->o.max_pairs < 512 * sms ? g->o.max_pairs : 512 * sms;
+    uint32_t *ids = (uint32_t *)mnw_xmalloc((S->n ? S->n : 1) * sizeof *ids);
+    int limit = 0, at = 0;
+    char *w = g->calib;
+    size_t left = sizeof g->calib;
+    const double t0 = now_s();
+    for (size_t c = 0; c < sizeof calib_len / sizeof *calib_len && now_s() - t0 < CALIB_S; c++) {
+        const int L = calib_len[c];
+        int nids = 0;
+        for (size_t k = 0; k < S->n; k++)
+            if (mnw_seq_len(S, k) >= (size_t)L) ids[nids++] = (uint32_t)k;
+        if (nids < 3) break;
+        double r = 1e30, d = 1e30, t = 0;
+        for (int rep = 0; rep < 2; rep++) {
+            if (calib_once(g, MNW_GPU_K_RSCAN, L, ids, nids, P, &t, e)) goto fail;
+            r = t < r ? t : r;
+            if (calib_once(g, dkind, L, ids, nids, P, &t, e)) goto fail;
+            d = t < d ? t : d;
+        }
+        at = snprintf(w, left, "%s%d: %.2f", c ? ", " : "", L, r / d);
+        if (at > 0 && (size_t)at < left) w += at, left -= (size_t)at;
+        if (r >= d) break;
+        limit = L;
+    }
+    free(ids);
+    g->o.rscan_rows = limit;
+    memset(&g->stats, 0, sizeof g->stats);
+    return 0;
+fail:
+    free(ids);
+    return -1;
+}
 
 extern "C" int mnw_gpu_can_launch(const mnw_gpu *g) { return !g->sl[0].b || !g->sl[1].b; }
 

@@ -16,7 +16,7 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o)
     o->max_pairs = 65536;
     o->host_batches = 8;
     o->kernel = MNW_GPU_KERNEL_AUTO;
-    o->rscan_rows = MNW_GPU_RSCAN_ROWS;
+    o->rscan_rows = MNW_GPU_RSCAN_MEASURE;
     o->score_only = 0;
     o->two_per_lane = 1;
 }
