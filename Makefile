@@ -7,6 +7,8 @@
 # make install PREFIX=/usr/local DESTDIR=   mnw, mnw-submit, mnw-job, the Slurm
 #                 templates, mnw(1), the docs; make uninstall removes them
 # make bench-cpu  CPU benchmark against parasail and vsearch (bench/);
+# make bench-finish  the cost of turning alignments into output bytes (no GPU);
+# make bench-gpu  the GPU kernels (a GPU machine; writes bench/results/gpu-kernels-latest.json);
 #                 make bench-build builds every bench program
 # make asan       the tests on an AddressSanitizer+UBSan build (build-asan/, bin-asan/)
 # make tsan       the tests on a ThreadSanitizer build (build-tsan/, bin-tsan/);
@@ -108,7 +110,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/ref/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(B)/%.o)
 
-.PHONY: all info test test-gpu test-slurm test-deps test-build asan tsan asan-full tsan-full fuzz fuzz-run demo bench-cpu bench-gpu bench-build install uninstall clean
+.PHONY: all info test test-gpu test-slurm test-deps test-build asan tsan asan-full tsan-full fuzz fuzz-run demo bench-cpu bench-gpu bench-finish bench-build install uninstall clean
 all: $(BIN)/mnw
 
 info:
@@ -154,7 +156,7 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
 # every bench program this machine can build (rules below); test-build
 # builds them, so a bench that stops compiling fails the tests
-BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/clockprobe $(if $(NVCC),$(B)/bench/bench_gpu)
+BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/clockprobe $(B)/bench/bench_finish $(if $(NVCC),$(B)/bench/bench_gpu)
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -273,6 +275,10 @@ $(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/bench/rodinia_nw.o $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/bench/rodinia_nw.o $(B)/libmnw.a $(LDLIBS)
 
+$(B)/bench/bench_finish: bench/bench_finish.c bench/finish_base.c bench/finish_base.h $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Ibench -o $@ bench/bench_finish.c bench/finish_base.c $(B)/libmnw.a $(LDLIBS)
+
 bench-build: $(BENCH_BIN)
 
 # CPU benchmark: mnw against parasail and vsearch on real 16S pairs
@@ -282,6 +288,12 @@ BENCH_CPU_DATA ?= tests/data/16s-200.fa
 bench-cpu: test-deps
 	@$(MAKE) --no-print-directory $(B)/bench/bench_cpu
 	$(B)/bench/bench_cpu $(BENCH_CPU_DATA) $(BENCH_ARGS)
+
+# Finishing benchmark (issue 19; no GPU): the production path that turns
+# alignments into output bytes beside the path before it, on real 16S pairs
+BENCH_FINISH_DATA ?= tests/data/16s-1000.fa.gz
+bench-finish: $(B)/bench/bench_finish
+	$(B)/bench/bench_finish $(BENCH_FINISH_DATA) $(BENCH_FINISH_ARGS)
 
 # GPU benchmark on a GPU machine: every kernel with device and host
 # trace-back and score-only, two per lane and 32-bit lanes (the previous

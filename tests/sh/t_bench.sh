@@ -8,6 +8,7 @@ source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 check "bench_cpu was built by make test-build" '[ -x "$BUILD/bench/bench_cpu" ]'
 check "clockprobe was built by make test-build" '[ -x "$BUILD/bench/clockprobe" ]'
+check "bench_finish was built by make test-build" '[ -x "$BUILD/bench/bench_finish" ]'
 if [ -e "$BUILD/workers/gpu/gpu_dev.o" ]; then
     check "bench_gpu was built by make test-build (nvcc found)" '[ -x "$BUILD/bench/bench_gpu" ]'
 fi
@@ -18,6 +19,20 @@ check "bench_cpu runs on 12 real genes: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   
 check "bench_cpu: mnw, parasail, vsearch and the reference rows are there" \
     'grep -q "^mnw CPU worker" bench.txt && grep -q "parasail best nw_trace" bench.txt && grep -q "^vsearch --allpairs_global" bench.txt && grep -q "^ref_nw" bench.txt'
 check "bench_cpu: every tool's scores agree with mnw's" 'grep -q "^verification: all scores agree with mnw on every timed pair" bench.txt'
+
+# bench_finish (make bench-finish): real alignments, then the production
+# finishing path and the baseline on 1 and 2 threads; both give the same
+# decompressed bytes, and the summary line is there
+"$BUILD/bench/bench_finish" s12.fa --worklist 10 --threads 1,2 --reps 1 >finish.txt 2>&1
+rc=$?
+check "bench_finish runs on 12 real genes (66 pairs, work lists of 10): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' finish.txt | tail -5
+check "bench_finish: production and baseline outputs decompress to the same bytes, default and --cigar" \
+    '[ $(grep -c "equal the baseline.s text in every work list (0 of 7 work lists differ)" finish.txt) -eq 2 ]'
+check "bench_finish: rows for both paths, both settings, 1 and 2 threads, and the summary line" \
+    '[ $(grep -cE "^(default|cigar) +(mnw|baseline) +[12] +66 " finish.txt) -eq 8 ] && grep -qE "^finish: default [0-9]+ pairs/s/core, cigar [0-9]+ pairs/s/core \(baseline [0-9]+, [0-9]+\)$" finish.txt'
+"$BUILD/bench/bench_finish" s12.fa --threads 0 >finbad.txt 2>&1
+rc=$?
+check "bench_finish --threads 0: refused (exit 2)" '[ $rc -eq 2 ] && grep -q "threads" finbad.txt'
 
 # bench_gpu on the emulated GPU (the same source as the real one, without
 # Rodinia-NW): every requested row is printed and written to --json, which
