@@ -52,6 +52,17 @@ NVCC    := $(if $(nocuda),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 HWLOC   := $(shell command -v pkg-config >/dev/null && pkg-config --exists hwloc && echo yes)
 ZLIB    := $(shell command -v pkg-config >/dev/null && pkg-config --exists zlib && echo yes)
+# libdeflate (gzip output; src/gzmember.c), linked statically so that the
+# nodes a run reaches need nothing more than mnw's other libraries.
+# LIBDEFLATE_DIR: a prefix with include/libdeflate.h and lib/libdeflate.a
+# instead of the system's (e.g. a libdeflate-dev .deb unpacked with dpkg -x
+# on a machine without apt: LIBDEFLATE_DIR=$$PWD/.deps/usr, libdir
+# lib/x86_64-linux-gnu)
+LIBDEFLATE_DIR ?=
+LIBDEFLATE_LIBDIR ?= $(if $(LIBDEFLATE_DIR),$(firstword $(dir $(wildcard $(LIBDEFLATE_DIR)/lib/libdeflate.a $(LIBDEFLATE_DIR)/lib/*/libdeflate.a))))
+DEFLATE := $(if $(LIBDEFLATE_DIR),$(wildcard $(LIBDEFLATE_DIR)/include/libdeflate.h),$(shell command -v pkg-config >/dev/null && pkg-config --exists libdeflate && echo yes))
+DEFLATE_CFLAGS := $(if $(LIBDEFLATE_DIR),-I$(LIBDEFLATE_DIR)/include)
+DEFLATE_LIBS := $(if $(LIBDEFLATE_LIBDIR),-L$(LIBDEFLATE_LIBDIR)) -l:libdeflate.a
 CCFOUND := $(shell command -v $(CC) 2>/dev/null)
 # What is missing for a build, checked only where this make itself would
 # compile: the goals below install what they need first (scripts/deps.sh,
@@ -60,7 +71,7 @@ CCFOUND := $(shell command -v $(CC) 2>/dev/null)
 # `make demo` or `make test`).
 SELF_INSTALLING := demo test test-deps asan tsan asan-full tsan-full test-slurm fuzz fuzz-run bench-cpu info clean uninstall
 BUILD_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(SELF_INSTALLING),$(MAKECMDGOALS)),all)
-MISSING := $(if $(CCFOUND),,$(CC)) $(if $(MPICC),,Open-MPI(mpicc)) $(if $(HWLOC),,hwloc) $(if $(ZLIB),,zlib)
+MISSING := $(if $(CCFOUND),,$(CC)) $(if $(MPICC),,Open-MPI(mpicc)) $(if $(HWLOC),,hwloc) $(if $(ZLIB),,zlib) $(if $(DEFLATE),,libdeflate)
 ifneq ($(BUILD_GOALS),)
 ifneq ($(strip $(MISSING)),)
 $(error missing to build mnw: $(strip $(MISSING)). Run "bash scripts/deps.sh build" (apt-get, as root or with sudo: $(shell sed -n 's/^build_pkgs="\(.*\)"/\1/p' scripts/deps.sh)); or run "make demo", which installs them and builds)
@@ -72,8 +83,8 @@ HWLOC_CFLAGS := $(if $(HWLOC),$(shell pkg-config --cflags hwloc))
 HWLOC_LIBS   := $(if $(HWLOC),$(shell pkg-config --libs hwloc))
 
 CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu \
-           $(MPI_CFLAGS) $(HWLOC_CFLAGS)
-LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) -lz -lm -pthread $(SAN)
+           $(MPI_CFLAGS) $(HWLOC_CFLAGS) $(DEFLATE_CFLAGS)
+LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) $(DEFLATE_LIBS) -lz -lm -pthread $(SAN)
 ifneq ($(NVCC),)
 # nvcc may be a wrapper script (/usr/local/bin/nvcc -> exec /usr/local/cuda-X/bin/nvcc):
 # ask nvcc itself where its libraries are (--dryrun prints LIBRARIES=-L...),

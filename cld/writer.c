@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "gzmember.h"
 
 static int set_paths(mnw_writer *w, const char *outdir, int o, mnw_err *e)
 {

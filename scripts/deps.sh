@@ -12,7 +12,7 @@
 # a failed apt-get is reported as such (exit 1), with apt-get's last lines.
 set -euo pipefail
 what=${1:-build}
-build_pkgs="gcc make zlib1g-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
+build_pkgs="gcc make zlib1g-dev libdeflate-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
 test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db"
 say() { echo "scripts/deps.sh: $*" >&2; }
 SUDO=""

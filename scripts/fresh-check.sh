@@ -327,8 +327,18 @@ aptconf=$(apt-config dump 2>/dev/null | grep -E '^Acquire::([a-z]+::Proxy|Check-
 rm -f "$root/etc/resolv.conf" "$root/etc/hosts"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || say "note: no /etc/resolv.conf here"
 cp -L /etc/hosts "$root/etc/hosts"
+# the root a mount point of its own, as a booted system's / is (make
+# test-slurm's node namespaces run mount --make-rslave /)
+mount --bind "$root" "$root"
+[ -n "${MNW_FRESH_NS:-}" ] || mount --make-private "$root"
 mount -t proc proc "$root/proc"
 mount -t sysfs sysfs "$root/sys"
+# the host's cgroups, as a booted Debian has them (a fresh sysfs has none;
+# slurmd in make test-slurm needs them)
+if grep -q ' /sys/fs/cgroup ' /proc/self/mountinfo && [ -d "$root/sys/fs/cgroup" ]; then
+    mount --rbind /sys/fs/cgroup "$root/sys/fs/cgroup"
+    [ -n "${MNW_FRESH_NS:-}" ] || mount --make-rprivate "$root/sys/fs/cgroup"
+fi
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 mount -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm"

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#include <zlib.h>
 
 #include "util.h"
 
@@ -70,21 +69,4 @@ void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v)
     snprintf(big, (size_t)n + 1, fmt, v);
     mnw_buf_put(b, big, (size_t)n);
     free(big);
-}
-
-int mnw_gzip_member(const char *in, size_t len, int level, mnw_buf *out)
-{
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
-    out->len = 0;
-    mnw_buf_reserve(out, deflateBound(&z, (uLong)len));
-    z.next_in = (Bytef *)(uintptr_t)in;
-    z.avail_in = (uInt)len;
-    z.next_out = (Bytef *)out->p;
-    z.avail_out = (uInt)out->cap;
-    int rc = deflate(&z, Z_FINISH);
-    out->len = z.total_out;
-    deflateEnd(&z);
-    return rc == Z_STREAM_END ? 0 : -1;
 }

@@ -1,4 +1,4 @@
-/* buf.h - a growable byte buffer and gzip-member compression.
+/* buf.h - a growable byte buffer (gzip members of one: gzmember.h).
  * Ownership: a buffer owns its bytes (mnw_buf_free). Thread-safety: one
  * buffer per thread; functions are reentrant. */
 #ifndef MNW_BUF_H
@@ -27,9 +27,5 @@ void mnw_buf_put_i64(mnw_buf *b, int64_t v);
 
 /* printf-style for one double (fmt such as "%g"). */
 void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v);
-
-/* Compress in[0..len) into out (replacing its content) as one complete gzip
- * member; concatenated members form a valid gzip file. Returns 0 or -1. */
-int mnw_gzip_member(const char *in, size_t len, int level, mnw_buf *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* result.c - see result.h. */
 #include "result.h"
 
+#include "gzmember.h"
 #include "util.h"
 
 mnw_result *mnw_result_new(mnw_range r)

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "cld.h"
+#include "gzmember.h"
 #include "opts.h"
 #include "pairs.h"
 #include "tap.h"

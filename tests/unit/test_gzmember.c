@@ -1,0 +1,154 @@
+/* test_gzmember.c - gzip members of whole buffers (src/gzmember.c,
+ * libdeflate): every level 0-12 on empty, one-byte, incompressible and real
+ * output text (mnw's own pairs.tsv lines of 200 real 16S genes), read back
+ * with zlib (the reader mnw and most tools use) byte for byte; members
+ * concatenated read as one file; levels out of range refused; the out buffer
+ * replaced, not appended to; eight threads at once at mixed levels (the
+ * compressor pool). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "fasta.h"
+#include "gzmember.h"
+#include "tap.h"
+
+/* all members of in, inflated and concatenated into out; 0 or -1 */
+static int inflate_all(const char *in, size_t len, mnw_buf *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 15 + 16) != Z_OK) return -1;
+    z.next_in = (Bytef *)(uintptr_t)in;
+    z.avail_in = (uInt)len;
+    char tmp[1 << 15];
+    int rc = Z_STREAM_END;
+    out->len = 0;
+    while (z.avail_in > 0) {
+        z.next_out = (Bytef *)tmp;
+        z.avail_out = sizeof tmp;
+        rc = inflate(&z, Z_NO_FLUSH);
+        mnw_buf_put(out, tmp, sizeof tmp - z.avail_out);
+        if (rc == Z_STREAM_END) {
+            if (z.avail_in == 0) break;
+            if (inflateReset(&z) != Z_OK) rc = Z_DATA_ERROR;
+        }
+        if (rc != Z_OK && rc != Z_STREAM_END) break;
+    }
+    inflateEnd(&z);
+    return rc == Z_STREAM_END ? 0 : -1;
+}
+
+static int same_after_roundtrip(const char *in, size_t len, int level, size_t *zlen)
+{
+    mnw_buf z, back;
+    mnw_buf_init(&z);
+    mnw_buf_init(&back);
+    mnw_buf_put(&z, "stale", 5); /* replaced, not appended to */
+    int ok = mnw_gzip_member(in, len, level, &z) == 0 && z.len >= 18 && (uint8_t)z.p[0] == 0x1f &&
+             (uint8_t)z.p[1] == 0x8b && inflate_all(z.p, z.len, &back) == 0 && back.len == len &&
+             (len == 0 || !memcmp(back.p, in, len));
+    if (zlen) *zlen = z.len;
+    mnw_buf_free(&z);
+    mnw_buf_free(&back);
+    return ok;
+}
+
+typedef struct {
+    const mnw_buf *text;
+    int id, bad;
+} thr;
+
+static void *worker(void *arg)
+{
+    thr *t = arg;
+    for (int k = 0; k < 40; k++) {
+        size_t len = t->text->len / 7 + (size_t)(t->id * 977 + k * 131) % (t->text->len / 3);
+        if (!same_after_roundtrip(t->text->p, len, (t->id + k) % 13, NULL)) t->bad++;
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    /* real output text: lines like pairs.tsv's, from 200 real 16S genes */
+    mnw_seqset S;
+    mnw_seqset_init(&S);
+    mnw_err e;
+    if (mnw_fasta_read("tests/data/16s-200.fa", &S, &e)) {
+        printf("# %s\n", e.msg);
+        return 1;
+    }
+    mnw_buf text;
+    mnw_buf_init(&text);
+    for (size_t i = 1; i < S.n && text.len < (2u << 20); i++)
+        for (size_t j = 0; j < i; j++) {
+            mnw_buf_put_u64(&text, i);
+            mnw_buf_putc(&text, '\t');
+            mnw_buf_put_u64(&text, j);
+            mnw_buf_putc(&text, '\t');
+            mnw_buf_puts(&text, mnw_seq_id(&S, i));
+            mnw_buf_putc(&text, '\t');
+            mnw_buf_puts(&text, mnw_seq_id(&S, j));
+            mnw_buf_puts(&text, "\t-1234\t1500\t1400\t80\t10\t20\t0.933333\n");
+        }
+    char *noise = malloc(1 << 20);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t k = 0; k < (1u << 20); k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise[k] = (char)(x >> 32);
+    }
+    for (int level = 0; level <= 12; level++) {
+        size_t zl = 0;
+        T_OK(same_after_roundtrip("", 0, level, NULL), "level %d: an empty buffer is one valid member of nothing",
+             level);
+        T_OK(same_after_roundtrip("A", 1, level, NULL), "level %d: one byte round-trips", level);
+        T_OK(same_after_roundtrip(noise, 1u << 20, level, &zl) && zl <= (1u << 20) + (1u << 12),
+             "level %d: 1 MiB of random bytes round-trips, barely larger (%zu bytes)", level, zl);
+        T_OK(same_after_roundtrip(text.p, text.len, level, &zl) && (level == 0 || zl < text.len / 4),
+             "level %d: %zu bytes of pairs.tsv lines round-trip through zlib (%zu bytes compressed)", level, text.len,
+             zl);
+    }
+    mnw_buf z;
+    mnw_buf_init(&z);
+    T_OK(mnw_gzip_member("abc", 3, -1, &z) == -1 && mnw_gzip_member("abc", 3, 13, &z) == -1,
+         "levels -1 and 13 are refused");
+
+    /* three members one after another: one gzip file of the three texts */
+    mnw_buf file, back, part;
+    mnw_buf_init(&file);
+    mnw_buf_init(&back);
+    mnw_buf_init(&part);
+    const size_t cut[4] = {0, text.len / 3, text.len / 2, text.len};
+    for (int k = 0; k < 3; k++) {
+        mnw_gzip_member(text.p + cut[k], cut[k + 1] - cut[k], 1 + 4 * k, &part);
+        mnw_buf_put(&file, part.p, part.len);
+    }
+    T_OK(inflate_all(file.p, file.len, &back) == 0 && back.len == text.len && !memcmp(back.p, text.p, text.len),
+         "three members at levels 1, 5, 9 concatenated read back as the whole text");
+
+    pthread_t th[8];
+    thr t[8];
+    for (int k = 0; k < 8; k++) {
+        t[k] = (thr){&text, k, 0};
+        pthread_create(&th[k], NULL, worker, &t[k]);
+    }
+    int bad = 0;
+    for (int k = 0; k < 8; k++) {
+        pthread_join(th[k], NULL);
+        bad += t[k].bad;
+    }
+    T_OK(bad == 0, "8 threads x 40 members at mixed levels, at once: all round-trip (%d bad)", bad);
+
+    mnw_buf_free(&z);
+    mnw_buf_free(&file);
+    mnw_buf_free(&back);
+    mnw_buf_free(&part);
+    mnw_buf_free(&text);
+    free(noise);
+    mnw_seqset_free(&S);
+    return t_exit();
+}
