@@ -248,7 +248,7 @@ static int json_write(const char *path, int argc, char **argv, const char *devic
         mnw_buf_puts(&b, ", \"pairs_per_s\": ");
         mnw_json_put_double(&b, "%.0f", r->pps);
         mnw_buf_puts(&b, ", \"gcups\": ");
-        mnw_json_put_double(&b, "%.2f", r->gcups);
+        mnw_json_put_double(&b, "%.6g", r->gcups);
         mnw_buf_puts(&b, ", \"seconds\": ");
         mnw_json_put_double(&b, "%.4f", r->secs);
         mnw_buf_puts(&b, "}");
@@ -449,10 +449,10 @@ int main(int argc, char **argv)
             mnw_gpu_close(g);
         }
     }
-    if (json_path && json_write(json_path, argc, argv, device, label)) return 1;
+    const int rc = json_path && json_write(json_path, argc, argv, device, label) ? 1 : 0;
     free(cpu_score);
     mnw_cpu_ws_free(ws);
     mnw_aln_free(&tmp);
     mnw_seqset_free(&S);
-    return 0;
+    return rc;
 }

@@ -27,6 +27,7 @@ void mnw_buf_reserve(mnw_buf *b, size_t extra)
 
 void mnw_buf_put(mnw_buf *b, const void *data, size_t n)
 {
+    if (n == 0) return; /* b->p may still be NULL: no memcpy to it */
     mnw_buf_reserve(b, n);
     memcpy(b->p + b->len, data, n);
     b->len += n;

@@ -65,7 +65,7 @@ for g in ("linear", "affine"):
 got = set((e["gaps"], e["kernel"], e["traceback"], e["lanes"]) for e in E)
 assert got == want, "missing %s, extra %s" % (sorted(want - got), sorted(got - want))
 for e, r in zip(E, rows):
-    assert e["gcups"] > 0 and e["pairs_per_s"] > 0 and e["seconds"] > 0, e
+    assert e["gcups"] >= 0 and e["pairs_per_s"] > 0 and e["seconds"] > 0, e
     assert e["pairs"] == (5 if e["kernel"] == "cpu1-pair" else 10 if e["traceback"] == "host" else 40), e
     assert int(r[2]) == e["pairs"] and abs(float(r[4]) - e["gcups"]) <= 0.01 + 1e-3 * e["gcups"], (r, e)
 PY
