@@ -56,9 +56,9 @@ ZLIB    := $(shell command -v pkg-config >/dev/null && pkg-config --exists zlib 
 # nodes a run reaches need nothing more than mnw's other libraries.
 # LIBDEFLATE_DIR: a prefix with include/libdeflate.h and lib/libdeflate.a
 # instead of the system's (e.g. a libdeflate-dev .deb unpacked with dpkg -x
-# on a machine without apt: LIBDEFLATE_DIR=$$PWD/.deps/usr, libdir
-# lib/x86_64-linux-gnu)
-LIBDEFLATE_DIR ?=
+# on a machine without apt; .deps/usr, which scripts/deps.sh unpack makes,
+# is taken by itself when the system has no libdeflate)
+LIBDEFLATE_DIR ?= $(if $(shell command -v pkg-config >/dev/null && pkg-config --exists libdeflate && echo yes),,$(if $(wildcard $(CURDIR)/.deps/usr/include/libdeflate.h),$(CURDIR)/.deps/usr))
 LIBDEFLATE_LIBDIR ?= $(if $(LIBDEFLATE_DIR),$(firstword $(dir $(wildcard $(LIBDEFLATE_DIR)/lib/libdeflate.a $(LIBDEFLATE_DIR)/lib/*/libdeflate.a))))
 DEFLATE := $(if $(LIBDEFLATE_DIR),$(wildcard $(LIBDEFLATE_DIR)/include/libdeflate.h),$(shell command -v pkg-config >/dev/null && pkg-config --exists libdeflate && echo yes))
 DEFLATE_CFLAGS := $(if $(LIBDEFLATE_DIR),-I$(LIBDEFLATE_DIR)/include)

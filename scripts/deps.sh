@@ -7,7 +7,8 @@
 # fuzz targets of tests/fuzz; llvm-14 for llvm-symbolizer, which makes the
 # crash reports readable), or Slurm for tests/slurm (slurm: munge,
 # slurmctld, slurmd and the clients; iproute2 and util-linux for the
-# per-node namespaces of tests/slurm/cluster.sh). Installs only what is missing; needs root (or
+# per-node namespaces of tests/slurm/cluster.sh), or (unpack) libdeflate
+# unpacked into .deps/ for a machine without apt. Installs only what is missing; needs root (or
 # sudo) when something is: without either it names the packages and exits 1;
 # a failed apt-get is reported as such (exit 1), with apt-get's last lines.
 set -euo pipefail
@@ -33,7 +34,21 @@ case "$what" in
                 [ -f "$f" ] && $SUDO sed -i -E '/^Components:/{/ contrib/! s/$/ contrib/; / non-free( |$)/! s/$/ non-free/}' "$f"
             done
         fi ;;
-    *) echo "usage: $0 build|test|cuda|fuzz|slurm" >&2; exit 2 ;;
+    unpack) # libdeflate for a machine without apt or network (the GPU device
+        # machine): downloaded here (no root needed) and unpacked into .deps/,
+        # which make takes where the system has no libdeflate; carry .deps
+        command -v apt-get >/dev/null && command -v dpkg >/dev/null || { say "unpack needs apt-get and dpkg"; exit 1; }
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        tmp=$(mktemp -d)
+        trap 'rm -rf "$tmp"' EXIT
+        (cd "$tmp" && apt-get download libdeflate-dev >/dev/null 2>&1) || { say "apt-get download libdeflate-dev failed"; exit 1; }
+        rm -rf "$root/.deps"
+        mkdir -p "$root/.deps"
+        dpkg -x "$tmp"/libdeflate-dev_*.deb "$root/.deps"
+        [ -f "$root/.deps/usr/include/libdeflate.h" ] || { say "no libdeflate.h in the package"; exit 1; }
+        echo "unpacked libdeflate-dev into $root/.deps (make takes .deps/usr where the system has no libdeflate)"
+        exit 0 ;;
+    *) echo "usage: $0 build|test|cuda|fuzz|slurm|unpack" >&2; exit 2 ;;
 esac
 missing=()
 for p in $pkgs; do
