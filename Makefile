@@ -58,9 +58,10 @@ ZLIB    := $(shell command -v pkg-config >/dev/null && pkg-config --exists zlib 
 # instead of the system's (e.g. a libdeflate-dev .deb unpacked with dpkg -x
 # on a machine without apt; .deps/usr, which scripts/deps.sh unpack makes,
 # is taken by itself when the system has no libdeflate)
-LIBDEFLATE_DIR ?= $(if $(shell command -v pkg-config >/dev/null && pkg-config --exists libdeflate && echo yes),,$(if $(wildcard $(CURDIR)/.deps/usr/include/libdeflate.h),$(CURDIR)/.deps/usr))
+SYS_DEFLATE := $(shell command -v pkg-config >/dev/null && pkg-config --exists libdeflate && echo yes)
+LIBDEFLATE_DIR ?= $(if $(SYS_DEFLATE),,$(if $(wildcard $(CURDIR)/.deps/usr/include/libdeflate.h),$(CURDIR)/.deps/usr))
 LIBDEFLATE_LIBDIR ?= $(if $(LIBDEFLATE_DIR),$(firstword $(dir $(wildcard $(LIBDEFLATE_DIR)/lib/libdeflate.a $(LIBDEFLATE_DIR)/lib/*/libdeflate.a))))
-DEFLATE := $(if $(LIBDEFLATE_DIR),$(wildcard $(LIBDEFLATE_DIR)/include/libdeflate.h),$(shell command -v pkg-config >/dev/null && pkg-config --exists libdeflate && echo yes))
+DEFLATE := $(if $(LIBDEFLATE_DIR),$(wildcard $(LIBDEFLATE_DIR)/include/libdeflate.h),$(SYS_DEFLATE))
 DEFLATE_CFLAGS := $(if $(LIBDEFLATE_DIR),-I$(LIBDEFLATE_DIR)/include)
 DEFLATE_LIBS := $(if $(LIBDEFLATE_LIBDIR),-L$(LIBDEFLATE_LIBDIR)) -l:libdeflate.a
 CCFOUND := $(shell command -v $(CC) 2>/dev/null)

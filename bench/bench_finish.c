@@ -141,7 +141,8 @@ static long check_same(const mnw_job_spec *js, const mnw_aln *alns, uint64_t npa
         for (int o = 0; o < MNW_NOUT; o++) {
             if (!js->spec->enabled[o]) continue;
             plain.len = 0;
-            if (mnw_out_gzip[o] ? gunzip_all(&res->data[o], &plain) : (mnw_buf_put(&plain, res->data[o].p, res->data[o].len), 0)) {
+            if (!mnw_out_gzip[o]) mnw_buf_put(&plain, res->data[o].p, res->data[o].len);
+            else if (gunzip_all(&res->data[o], &plain)) {
                 bad = -1;
                 break;
             }

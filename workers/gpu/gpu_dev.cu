@@ -106,7 +106,7 @@ struct mnw_gpu {
 
 static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
 static double now_s(void);
-static int calibrate(mnw_gpu *g, int sms, mnw_err *e);
+static int calibrate(mnw_gpu *g, mnw_err *e);
 
 /* The two-per-lane kernels' bound (gpu_pack2.cuh, docs/GPU.md): a lane's
  * values stay within 4 (T + 48 L) + 2 of its base, which must fit a signed
@@ -226,12 +226,11 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
     g->pack2 = g->o.two_per_lane && fits16(&g->ks);
     const int measure = g->o.kernel == MNW_GPU_KERNEL_AUTO && g->o.rscan_rows < 0;
-    if (measure) g->o.rscan_rows = 0; /* until measured: pairs the open makes none */
-    if (open_dev(g, e) || (measure && calibrate(g, g->sms, e))) {
+    if (open_dev(g, e) || (measure && calibrate(g, e))) {
         mnw_gpu_close(g);
         return NULL;
     }
-    if (g->o.kernel == MNW_GPU_KERNEL_AUTO && measure)
+    if (measure)
         snprintf(g->kdesc, sizeof g->kdesc,
                  "rscan for rows <= %d (measured; rscan / dscan time per cell at rows %s), dscan for rows <= %d, "
                  "tileddscan above (auto)",
@@ -411,11 +410,11 @@ static int calib_once(mnw_gpu *g, int kind, int L, const uint32_t *ids, int nids
     return 0;
 }
 
-static int calibrate(mnw_gpu *g, int sms, mnw_err *e)
+static int calibrate(mnw_gpu *g, mnw_err *e)
 {
     const mnw_seqset *S = g->seqs;
     const int dkind = g->pack2 ? MNW_GPU_K_DSCAN2 : MNW_GPU_K_DSCAN;
-    const int P = g->o.max_pairs < 512 * sms ? g->o.max_pairs : 512 * sms;
+    const int P = g->o.max_pairs < 512 * g->sms ? g->o.max_pairs : 512 * g->sms;
     uint32_t *ids = (uint32_t *)mnw_xmalloc((S->n ? S->n : 1) * sizeof *ids);
     int limit = 0, at = 0;
     char *w = g->calib;

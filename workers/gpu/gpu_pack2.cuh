@@ -182,7 +182,7 @@ __device__ __forceinline__ void block_col2(uint32_t *H, const int4 *pb, uint32_t
  * column, up / uv = H^ / V^ of the row above at this column. Out: up / uv =
  * those of the bottom row; a0 / a1 = the bits (A, B) and (A', B') of the
  * 16 rows, pair 0 in the low halves of a0[0] (rows 0-7) and a0[1] (rows
- * 8-15), pair 1 in the high halves (see dirs2). cw, cv: -4 o + 1 and -4 o
+ * 8-15), pair 1 in the high halves (words_lo, words_hi split them). cw, cv: -4 o + 1 and -4 o
  * in each half (o = open - extend). */
 __device__ __forceinline__ void block_col2a(uint32_t *H, uint32_t *Wg, const int4 *pb, uint32_t diag, uint32_t &up,
                                             uint32_t &uv, uint32_t *a0, uint32_t *a1, uint32_t mask, uint32_t one,
