@@ -476,7 +476,7 @@ int main(void)
         for (size_t mi = 0; mi < sizeof modes / sizeof *modes; mi++) {
             const mnw_scoring *sc = &modes[mi];
             int affine = mnw_scoring_affine(sc);
-            int bad_dense = 0, bad_odd = 0, bad_blk = 0, bad_tr = 0, bad_cpu = 0, npk = (int)(sizeof pk / sizeof *pk);
+            int bad_dense = 0, bad_odd = 0, bad_blk = 0, bad_tr = 0, bad_st = 0, bad_st_map = 0, bad_cpu = 0, npk = (int)(sizeof pk / sizeof *pk);
             for (int p = 0; p < npk; p++) {
                 const uint8_t *a = mnw_seq_codes(&S, pk[p][0]), *b = mnw_seq_codes(&S, pk[p][1]);
                 int m = (int)mnw_seq_len(&S, pk[p][0]), n = (int)mnw_seq_len(&S, pk[p][1]);
@@ -494,7 +494,7 @@ int main(void)
                 free(bits);
                 /* an odd one: cell (1,1) at bit 5, rows padded by 3 cells, B below A */
                 uint64_t cb = affine ? 4 : 2;
-                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0, 0};
+                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0};
                 bytes = (size_t)((5 + (uint64_t)m * o.row_bits + 7) / 8);
                 bits = calloc(bytes + 1, 1);
                 o.base = bits;
@@ -506,7 +506,7 @@ int main(void)
                  * word (two words with affine gaps), word (tg, c) at
                  * (c - 1 + tg) * nrb + tg */
                 uint64_t W = affine ? 64 : 32, nrb = ((uint64_t)m + 15) / 16;
-                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0, 0};
+                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0, 0, 0, 0, 0, 0};
                 bytes = (size_t)(((uint64_t)n + nrb) * nrb * W / 8);
                 bits = calloc(bytes + 1, 1);
                 g.base = bits;
@@ -517,7 +517,7 @@ int main(void)
                 /* the same layout for the transposed n x m matrix, read with
                  * r and c swapped (the two-pairs-per-lane kernels) */
                 uint64_t nrbt = ((uint64_t)n + 15) / 16;
-                mnw_dirview gt = {NULL, 0, (nrbt + 1) * W, nrbt * W, 0, 1, 32, 4, 2, 0, 1};
+                mnw_dirview gt = {NULL, 0, (nrbt + 1) * W, nrbt * W, 0, 1, 32, 4, 2, 0, 1, 0, 0, 0, 0};
                 bytes = (size_t)(((uint64_t)m + nrbt) * nrbt * W / 8);
                 bits = calloc(bytes + 1, 1);
                 gt.base = bits;
@@ -525,6 +525,37 @@ int main(void)
                 mnw_tb_trace(&end, affine, a, m, b, n, &got);
                 bad_tr += !same_aln(&got, &ref);
                 free(bits);
+                /* the two-pairs-per-lane kernels' streamed layout of the
+                 * transposed matrix (gpu_kern.h): stripes of 32 blocks, each
+                 * a stream of groups of G steps, G = 4 (linear) or 2 (affine) */
+                {
+                    const uint32_t gs = affine ? 1u : 2u, G = 1u << gs;
+                    mnw_dirview st = gt;
+                    st.stream = 1;
+                    st.gshift = gs;
+                    st.nrb = (uint32_t)nrbt;
+                    st.sstep = ((uint32_t)m + 31 + G - 1) & ~(G - 1);
+                    st.row_bits = 0;
+                    st.col_bits = W;
+                    const uint64_t sbits = nrbt * st.sstep * W;
+                    bytes = (size_t)(sbits / 8);
+                    bits = calloc(bytes + 1, 1);
+                    st.base = bits;
+                    /* every cell's word lies inside the pair's nrb * sstep
+                     * words, and no two cells share a word and row */
+                    uint8_t *seen = calloc((size_t)(sbits / 2 / 8) + 1, 1);
+                    for (int r = 1; r <= m; r++)
+                        for (int c = 1; c <= n; c++) {
+                            uint64_t q = mnw_dirview_pos(&st, r, c) - st.a_bit;
+                            if (q + W > sbits || (q % 2) || mnw_tbw_bit(seen, q / 2)) bad_st_map++;
+                            setbit(seen, q / 2, 1);
+                        }
+                    free(seen);
+                    dense_dp(sc, a, m, b, n, bits, &st, &end);
+                    mnw_tb_trace(&end, affine, a, m, b, n, &got);
+                    bad_st += !same_aln(&got, &ref);
+                    free(bits);
+                }
                 /* and the CPU kernels' own layout through the dispatcher */
                 const uint8_t *tp[1] = {b};
                 int nn[1] = {n};
@@ -537,6 +568,12 @@ int main(void)
                  bad_blk);
             T_OK(bad_tr == 0, "%s: the GPU layout of the transposed matrix, read transposed, traces to the reference (%d differ)",
                  mode_name[mi], bad_tr);
+            T_OK(bad_st == 0,
+                 "%s: the streamed layout of the transposed matrix (two pairs per lane, groups of steps) traces to the "
+                 "reference (%d differ)",
+                 mode_name[mi], bad_st);
+            T_OK(bad_st_map == 0, "%s: the streamed layout gives every cell its own bits inside nrb * sstep words (%d clash)",
+                 mode_name[mi], bad_st_map);
             T_OK(bad_odd == 0, "%s: offset, padded layout with B below A traces to the reference (%d differ)",
                  mode_name[mi], bad_odd);
             T_OK(bad_cpu == 0, "%s: the CPU kernel agrees on the same pairs (%d differ)", mode_name[mi], bad_cpu);

@@ -279,6 +279,7 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
         en->v.sub_bits = 0;
         en->v.b_up = 0;
         en->v.tr = 0;
+        en->v.stream = 0;
         en->re = re;
         en->ce = ce;
         en->score = best;

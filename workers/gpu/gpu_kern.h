@@ -19,7 +19,20 @@
  *     one anti-diagonal, write 32 consecutive words (one 128-byte
  *     transaction);
  *   RScan:              tg * nc4 + (c - 1)           (nc4 = n rounded up to 4)
- *     so a thread writes 4 columns' words with one 16-byte store.
+ *     so a thread writes 4 columns' words with one 16-byte store;
+ *   DSCAN2, TILED2 (two pairs per lane, "streamed"; in the transposed frame):
+ *     stripe sp (row blocks 32 sp .. 32 sp + 31, lw of them) is one stream
+ *     of sstep steps (mnw_gpu_sstep: the kernel's n + 31 steps rounded up to
+ *     a group of G = 2^mnw_gpu_gshift steps); at step s lane l (block
+ *     32 sp + l) computes column c = s - l + 1 and its word lies at
+ *       sp * 32 * sstep + ((s / G) * lw + l) * G + s % G
+ *     so a lane keeps G steps' words in registers and writes them with one
+ *     16-byte store, the warp's stores of a group are lw * 16 consecutive
+ *     bytes, and a stripe's groups follow each other: the stripe's words
+ *     are written as one sequential stream of whole sectors (the skewed
+ *     layout above left 128-byte pieces of rows that the next stripe
+ *     completed much later). nrb * sstep words (entries of two words with
+ *     affine gaps) per pair.
  * trace_walk.h's mnw_dirview reads both layouts: mnw_gpu_view builds it.
  * Bits A/B/A'/B' mean what trace.h says; they are those of the CPU kernels,
  * so one walk serves all.
@@ -103,12 +116,26 @@ typedef struct {
 MNW_GPU_HD int mnw_gpu_nrb(int m) { return (m + MNW_GPU_RB - 1) / MNW_GPU_RB; }
 MNW_GPU_HD int mnw_gpu_nc4(int n) { return (n + 3) & ~3; }
 
+/* The streamed layout (DSCAN2, TILED2): steps per group 2^gshift (4 with
+ * linear gaps: one 16-byte store of 4 words; 2 with affine gaps: 2 entries
+ * of two words), and the steps per stripe of a pair whose kernel frame has
+ * n columns (the kernel runs n + 31 steps, rounded up to a group). */
+MNW_GPU_HD int mnw_gpu_gshift(int affine) { return affine ? 1 : 2; }
+MNW_GPU_HD uint32_t mnw_gpu_sstep(int n, int affine)
+{
+    const uint32_t G = 1u << mnw_gpu_gshift(affine);
+    return ((uint32_t)n + 31 + G - 1) & ~(G - 1);
+}
+
 /* Bytes of direction words of an m x n pair (256-byte aligned). */
 MNW_GPU_HD uint64_t mnw_gpu_dir_bytes(int m, int n, int affine, int kind)
 {
+    const int streamed = mnw_gpu_kind_tr(kind);
     mnw_gpu_kframe(&m, &n, &kind);
     uint64_t nrb = (uint64_t)mnw_gpu_nrb(m), W = affine ? 8u : 4u;
-    uint64_t b = kind == MNW_GPU_K_RSCAN ? nrb * (uint64_t)mnw_gpu_nc4(n) * W : ((uint64_t)n + nrb - 1) * nrb * W;
+    uint64_t b = kind == MNW_GPU_K_RSCAN ? nrb * (uint64_t)mnw_gpu_nc4(n) * W
+                 : streamed              ? nrb * (uint64_t)mnw_gpu_sstep(n, affine) * W
+                                         : ((uint64_t)n + nrb - 1) * nrb * W;
     return (b + 255) & ~(uint64_t)255;
 }
 
@@ -136,6 +163,9 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
     if (kind == MNW_GPU_K_RSCAN) {
         v.row_bits = (uint64_t)mnw_gpu_nc4(n) * W;
         v.col_bits = W;
+    } else if (tr) {
+        v.row_bits = 0; /* streamed: the word's bits per entry */
+        v.col_bits = W;
     } else {
         v.row_bits = (nrb + 1) * W;
         v.col_bits = nrb * W;
@@ -148,6 +178,11 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
     v.b_bit = affine && !tr ? 1 : 0;
     v.b_up = affine ? 0 : 1;
     v.tr = (uint32_t)tr;
+    /* the two-pairs-per-lane kernels (tr) write the streamed layout */
+    v.stream = (uint32_t)tr;
+    v.gshift = (uint32_t)mnw_gpu_gshift(affine);
+    v.nrb = (uint32_t)nrb;
+    v.sstep = mnw_gpu_sstep(n, affine);
     v.ext_bit = 32;
     v.rshift = 4;
     v.sub_bits = 2;

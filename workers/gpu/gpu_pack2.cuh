@@ -352,6 +352,9 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
 
     const int mtg0 = (m0 - 1) / RB, mk0 = (m0 - 1) % RB, mtg1 = (m1 - 1) / RB, mk1 = (m1 - 1) % RB;
     const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
+    /* steps per stripe: n + 31, rounded up to a group of G (gpu_kern.h) */
+    constexpr int G = 1 << (AFF ? 1 : 2);
+    const int nsteps = (int)mnw_gpu_sstep(n, AFF);
     Ends E0, E1;
     __shared__ int4 prof[20 * PT];
     int4 *const myprof = prof + threadIdx.x;
@@ -394,17 +397,22 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
         const int32_t *rd0 = bnd0 + rd, *rd1 = bnd1 + rd;
         int32_t *wr0 = bnd0 + wr, *wr1 = bnd1 + wr;
         const bool more = TILED && sp + 1 < nstripes;
-        /* this lane's direction words at its first column; a step moves them by nrb0 / nrb1 words */
+        /* this lane's direction words (gpu_kern.h, "streamed"): G steps'
+         * words (entries of two with affine gaps: 16 bytes either way) are
+         * kept in g0 / g1 and leave with one 16-byte store; the stripe's
+         * lw0 / lw1 lanes' stores of a group lie side by side, the next
+         * group right after them */
         const bool st0 = DIRS && tg < nrb0, st1 = DIRS && two && tg < nrb1;
-        const int ws = AFF ? 8 : 4; /* bytes per word (affine: two 32-bit words) */
-        uint8_t *q0 = dw0 + (uint64_t)tg * (uint64_t)(nrb0 + 1) * ws, *q1 = dw1 + (uint64_t)tg * (uint64_t)(nrb1 + 1) * ws;
+        const int lw0 = max(0, min(32, nrb0 - 32 * sp)), lw1 = max(0, min(32, nrb1 - 32 * sp));
+        const uint64_t sbase = (uint64_t)sp * 32u * (uint64_t)nsteps * (AFF ? 8u : 4u) + 16u * (uint64_t)lane;
+        uint4 *q0 = (uint4 *)(dw0 + sbase), *q1 = (uint4 *)(dw1 + sbase);
+        uint32_t g0[4] = {0, 0, 0, 0}, g1[4] = {0, 0, 0, 0};
         int cH0, cH1, cV0, cV1, cB, nH0, nH1, nV0, nV1, nB;
         fetch2<AFF>(0, lane, n, sp, sc, C, rd0, rd1, vo, cH0, cH1, cV0, cV1, cB);
         fetch2<AFF>(32, lane, n, sp, sc, C, rd0, rd1, vo, nH0, nH1, nV0, nV1, nB);
         /* lane L's row-above input for step s0 + L in lane 0's base (one shuffle a step) */
         int lb0 = __shfl_sync(FULL, beta0, 0), lb1 = __shfl_sync(FULL, beta1, 0);
         uint32_t cHp = pack2(cH0 - lb0, cH1 - lb1), cVp = AFF ? pack2(cV0 - lb0, cV1 - lb1) : 0;
-        const int nsteps = n + 31;
         int c = 1 - lane; /* the column at step s: s - lane + 1 */
         for (int s0 = 0; s0 < nsteps; s0 += 32) {
             if (s0) {
@@ -446,47 +454,52 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                 if (AFF) cVp = pack2(nV0 - lb0, nV1 - lb1);
                 fetch2<AFF>(s0 + 32, lane, n, sp, sc, C, rd0, rd1, vo, nH0, nH1, nV0, nV1, nB);
             }
-            const int jn = min(32, nsteps - s0);
-            for (int j = 0; j < jn; j++, c++) {
-                uint32_t inH = (uint32_t)__shfl_up_sync(FULL, (int)upH, 1) + D;
-                uint32_t inV = AFF ? (uint32_t)__shfl_up_sync(FULL, (int)upV, 1) + D : 0;
-                int inB = __shfl_up_sync(FULL, bc, 1);
-                const uint32_t zH = (uint32_t)__shfl_sync(FULL, (int)cHp, j);
-                const uint32_t zV = AFF ? (uint32_t)__shfl_sync(FULL, (int)cVp, j) : 0;
-                const int zB = __shfl_sync(FULL, cB, j);
-                if (lane == 0) {
-                    inH = zH;
-                    inV = zV;
-                    inB = zB;
-                }
-                if ((unsigned)(c - 1) >= (unsigned)n) continue;
-                uint32_t up = inH, uv = inV, a0[2], a1[2];
-                if constexpr (AFF) {
-                    block_col2a(H, Wg, myprof + 4 * inB * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
-                    if (st0) *(uint2 *)q0 = make_uint2(words_lo(a0), words_lo(a1));
-                    if (st1) *(uint2 *)q1 = make_uint2(words_hi(a0), words_hi(a1));
-                } else {
-                    uint32_t w0, w1;
-                    block_col2(H, myprof + 4 * inB * PT, diag0, up, w0, w1, sc.mask2, sc.one2);
-                    if (st0) *(uint32_t *)q0 = w0;
-                    if (st1) *(uint32_t *)q1 = w1;
-                }
-                diag0 = inH;
-                upH = up;
-                upV = uv;
-                bc = inB;
-                q0 += (uint64_t)nrb0 * ws;
-                q1 += (uint64_t)nrb1 * ws;
-                if (more && lane == 31) {
-                    wr0[c] = (int)(upH & 0xffffu) + beta0;
-                    if (two) wr1[c] = (int)(upH >> 16) + beta1;
-                    if (AFF) {
-                        wr0[c + vo] = (int)(upV & 0xffffu) + beta0;
-                        if (two) wr1[c + vo] = (int)(upV >> 16) + beta1;
+            const int jn = min(32, nsteps - s0); /* a multiple of G */
+            for (int j = 0; j < jn; j += G) {
+#pragma unroll
+                for (int u = 0; u < G; u++, c++) {
+                    uint32_t inH = (uint32_t)__shfl_up_sync(FULL, (int)upH, 1) + D;
+                    uint32_t inV = AFF ? (uint32_t)__shfl_up_sync(FULL, (int)upV, 1) + D : 0;
+                    int inB = __shfl_up_sync(FULL, bc, 1);
+                    const uint32_t zH = (uint32_t)__shfl_sync(FULL, (int)cHp, j + u);
+                    const uint32_t zV = AFF ? (uint32_t)__shfl_sync(FULL, (int)cVp, j + u) : 0;
+                    const int zB = __shfl_sync(FULL, cB, j + u);
+                    if (lane == 0) {
+                        inH = zH;
+                        inV = zV;
+                        inB = zB;
                     }
+                    if ((unsigned)(c - 1) >= (unsigned)n) continue; /* its words are never read */
+                    uint32_t up = inH, uv = inV;
+                    if constexpr (AFF) {
+                        uint32_t a0[2], a1[2];
+                        block_col2a(H, Wg, myprof + 4 * inB * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
+                        g0[2 * u] = words_lo(a0);
+                        g0[2 * u + 1] = words_lo(a1);
+                        g1[2 * u] = words_hi(a0);
+                        g1[2 * u + 1] = words_hi(a1);
+                    } else {
+                        block_col2(H, myprof + 4 * inB * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2);
+                    }
+                    diag0 = inH;
+                    upH = up;
+                    upV = uv;
+                    bc = inB;
+                    if (more && lane == 31) {
+                        wr0[c] = (int)(upH & 0xffffu) + beta0;
+                        if (two) wr1[c] = (int)(upH >> 16) + beta1;
+                        if (AFF) {
+                            wr0[c + vo] = (int)(upV & 0xffffu) + beta0;
+                            if (two) wr1[c + vo] = (int)(upV >> 16) + beta1;
+                        }
+                    }
+                    ends_col2<FE>(E0, H, 0, beta0, c, n, own0, mk0, r0, m0, g);
+                    ends_col2<FE>(E1, H, 1, beta1, c, n, own1, mk1, r0, m1, g);
                 }
-                ends_col2<FE>(E0, H, 0, beta0, c, n, own0, mk0, r0, m0, g);
-                ends_col2<FE>(E1, H, 1, beta1, c, n, own1, mk1, r0, m1, g);
+                if (st0) *q0 = make_uint4(g0[0], g0[1], g0[2], g0[3]);
+                if (st1) *q1 = make_uint4(g1[0], g1[1], g1[2], g1[3]);
+                q0 += lw0;
+                q1 += lw1;
             }
         }
         __syncwarp();

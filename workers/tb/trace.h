@@ -33,7 +33,9 @@
  *     cells in row-major order, n per row.
  *   - the GPU kernels' row blocks (workers/gpu): rows grouped in blocks of
  *     2^rshift, one word per block and column (mnw_dirview.rshift,
- *     sub_bits; trace_walk.h gives the bit number).
+ *     sub_bits; trace_walk.h gives the bit number); the two-pairs-per-lane
+ *     kernels write theirs as a stream per stripe of 32 blocks, several
+ *     columns per store (mnw_dirview.stream, gpu_kern.h).
  * The view may use any strides as long as the cells' bits do not overlap.
  *
  * Ownership: a view borrows its bits; mnw_tb_trace writes only `out`.
@@ -69,7 +71,7 @@ typedef struct {
 static inline mnw_dirview mnw_dirview_dense(const void *base, uint64_t base_bit, int n, int affine)
 {
     uint64_t cb = affine ? 4 : 2;
-    mnw_dirview v = {(const uint8_t *)base, base_bit, cb * (uint64_t)(n > 0 ? n : 0), cb, 0, 1, 2, 0, 0, 0, 0};
+    mnw_dirview v = {(const uint8_t *)base, base_bit, cb * (uint64_t)(n > 0 ? n : 0), cb, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0};
     return v;
 }
 

@@ -38,7 +38,16 @@
  * (the GPU kernels' tagged scores give "up won" directly, docs/GPU.md).
  * rshift = 0 (and sub_bits unused): plain strides, row_bits per row.
  * tr = 1: r and c trade places in the formula (the GPU's two-pairs-per-lane
- * kernels compute a pair transposed, gpu_kern.h). */
+ * kernels compute a pair transposed, gpu_kern.h).
+ * stream = 1: the words of the GPU's two-pairs-per-lane kernels, written as
+ * a stream per stripe of 32 row blocks (gpu_kern.h, "streamed"): with
+ * rr = r - 1, cc = c - 1 (after tr), tg = rr >> rshift the row block, its
+ * stripe sp = tg >> 5 and lane l = tg & 31, the step s = cc + l, the
+ * stripe's lanes lw = min(32, nrb - 32 sp) and G = 2^gshift steps per
+ * group, the word (entry of col_bits bits) is
+ *   sp * 32 * sstep + ((s >> gshift) * lw + l) * G + (s & (G - 1))
+ * and bit A lies at base_bit + word * col_bits + (rr & (2^rshift - 1)) *
+ * sub_bits + a_bit (row_bits unused). */
 typedef struct {
     const uint8_t *base;
     uint64_t base_bit; /* bit of cell (1, 1), bit A at + a_bit */
@@ -51,12 +60,23 @@ typedef struct {
     uint32_t b_up;     /* linear gaps: 1 when a set B means up (I) rather than left (D) */
     uint32_t tr;       /* 1: the bits were stored for the transposed matrix (cell (r, c) lies
                           where the formula above puts (c, r)); the bits mean the same */
+    uint32_t stream;   /* 1: the streamed layout above (gshift, nrb, sstep) */
+    uint32_t gshift;   /* streamed: steps per group = 2^gshift */
+    uint32_t nrb;      /* streamed: row blocks of the (transposed) matrix */
+    uint32_t sstep;    /* streamed: steps per stripe (a multiple of 2^gshift) */
 } mnw_dirview;
 
 /* Bit number of bit A of cell (r, c). */
 MNW_TB_HD uint64_t mnw_dirview_pos(const mnw_dirview *v, int r, int c)
 {
     uint64_t rr = (uint64_t)((v->tr ? c : r) - 1), cc = (uint64_t)((v->tr ? r : c) - 1);
+    if (v->stream) {
+        const uint64_t tg = rr >> v->rshift, sp = tg >> 5, l = tg & 31, s = cc + l;
+        const uint64_t left = (uint64_t)v->nrb - 32 * sp, lw = left < 32 ? left : 32;
+        const uint64_t w = sp * 32 * (uint64_t)v->sstep + (((s >> v->gshift) * lw + l) << v->gshift) +
+                           (s & ((1ull << v->gshift) - 1));
+        return v->base_bit + w * v->col_bits + (rr & ((1ull << v->rshift) - 1)) * v->sub_bits + v->a_bit;
+    }
     return v->base_bit + (rr >> v->rshift) * v->row_bits + (rr & ((1ull << v->rshift) - 1)) * v->sub_bits +
            cc * v->col_bits + v->a_bit;
 }
