@@ -9,13 +9,14 @@
  *
  * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both]
  *                  [--lanes LIST] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]
- *                  [--host-pairs N] [--json FILE] [--label TEXT]
+ *                  [--host-pairs N] [--json FILE] [--label TEXT] [--free-ends 0|1]
  * --host-pairs: pairs of the host trace-back rows (default: --pairs / 10;
  * they copy every direction word over PCIe); --json FILE: every row also
  * goes to FILE (device, date, command, entries [{kernel, gaps, traceback,
  * lanes, pairs, pairs_per_s, gcups, seconds}], traceback one of device,
  * host, none; the baselines rodinia-nw and cpu1-pair are entries too);
- * --label: a note for the JSON (the commit, say).
+ * --label: a note for the JSON (the commit, say); --free-ends 1: both
+ * scorings with free end gaps.
  * --tb: of device,host,score (default all three); --kernels: of
  * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (DScan and
  * TiledDScan: two pairs per lane in 16-bit halves where the bound allows, or
@@ -272,12 +273,12 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device,host,score] [--kernels auto,rscan,dscan,tileddscan] "
-                        "[--gaps linear|affine|both] [--lanes x2,x1] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]\n");
+                        "[--gaps linear|affine|both] [--lanes x2,x1] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F] [--free-ends 0|1]\n");
         return 2;
     }
     uint64_t npairs = 200000, cpu_pairs = 2000, rod_pairs = 200;
     const char *tb = "device,host,score", *kernels = "auto,rscan,dscan,tileddscan", *gaps = "both", *lanes = "x2";
-    int max_pairs = 0, reps = 2, trim = 0, nfin = 8;
+    int max_pairs = 0, reps = 2, trim = 0, nfin = 8, free_ends = 0;
     uint64_t host_pairs = 0;
     const char *json_path = NULL, *label = "";
     for (int a = 2; a + 1 < argc; a += 2) {
@@ -295,6 +296,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--host-pairs")) host_pairs = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--json")) json_path = argv[a + 1];
         else if (!strcmp(argv[a], "--label")) label = argv[a + 1];
+        else if (!strcmp(argv[a], "--free-ends")) free_ends = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "bench_gpu: unknown option %s\n", argv[a]);
             return 2;
@@ -326,8 +328,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gpu: no GPU: %s\n", why);
         return 1;
     }
-    const mnw_scoring modes[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}};
+    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends}, {4, -5, 12, 3, free_ends}};
     const char *mname[] = {"linear", "affine"};
+    if (free_ends) printf("# --free-ends 1: terminal gaps cost nothing (the rows' gaps label says linear or affine)\n");
     char device[512] = "";
     mnw_aln tmp;
     mnw_aln_init(&tmp);
@@ -365,7 +368,7 @@ int main(int argc, char **argv)
             rod_pairs = 0;
         }
 #else
-        if (!mnw_scoring_affine(sc) && rod_pairs > 0) {
+        if (!mnw_scoring_affine(sc) && !sc->free_ends && rod_pairs > 0) { /* Rodinia-NW: plain end gaps */
             char er[512];
             rnw *R = rnw_open((int)S.max_len, er, sizeof er);
             if (!R) {

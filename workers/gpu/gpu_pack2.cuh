@@ -241,10 +241,10 @@ __device__ __forceinline__ uint32_t pick(const uint32_t *H, int k)
 }
 
 /* The end cell of one half as the columns go by: ends_col with the half's
- * absolute values. */
+ * absolute values, the last row's part (the last column's is lastcol2). */
 template <bool FE>
 __device__ __forceinline__ void ends_col2(Ends &E, const uint32_t *H, int h, int beta, int c, int n, bool own, int mk,
-                                          int r0, int m, int g)
+                                          int m, int g)
 {
     const int sh = 16 * h;
     if (own && (FE || c == n)) {
@@ -256,14 +256,22 @@ __device__ __forceinline__ void ends_col2(Ends &E, const uint32_t *H, int h, int
         }
         if (c == n) E.hmn = hm;
     }
-    if (FE && c == n) {
+}
+
+/* Free end gaps: the best of the lane's rows in the last column (n), once
+ * the stripe's steps are done. A lane computes no column after n, and a
+ * rebase moves H and beta by the same amount, so H + beta still holds
+ * column n here (done per step inside the loop, this cost registers: the
+ * unrolled group spilled). */
+__device__ __forceinline__ void lastcol2(Ends &E, const uint32_t *H, int h, int beta, int r0, int m, int n, int g)
+{
+    const int sh = 16 * h;
 #pragma unroll
-        for (int k = 0; k < RB; k++) {
-            const int v = hval<false>((int)((H[k] >> sh) & 0xffffu) + beta, r0 + k, n, g);
-            if (r0 + k <= m && v >= E.lcv) {
-                E.lcv = v;
-                E.lcr = r0 + k;
-            }
+    for (int k = 0; k < RB; k++) {
+        const int v = hval<false>((int)((H[k] >> sh) & 0xffffu) + beta, r0 + k, n, g);
+        if (r0 + k <= m && v >= E.lcv) {
+            E.lcv = v;
+            E.lcr = r0 + k;
         }
     }
 }
@@ -493,14 +501,18 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                             if (two) wr1[c + vo] = (int)(upV >> 16) + beta1;
                         }
                     }
-                    ends_col2<FE>(E0, H, 0, beta0, c, n, own0, mk0, r0, m0, g);
-                    ends_col2<FE>(E1, H, 1, beta1, c, n, own1, mk1, r0, m1, g);
+                    ends_col2<FE>(E0, H, 0, beta0, c, n, own0, mk0, m0, g);
+                    ends_col2<FE>(E1, H, 1, beta1, c, n, own1, mk1, m1, g);
                 }
                 if (st0) *q0 = make_uint4(g0[0], g0[1], g0[2], g0[3]);
                 if (st1) *q1 = make_uint4(g1[0], g1[1], g1[2], g1[3]);
                 q0 += lw0;
                 q1 += lw1;
             }
+        }
+        if (FE) {
+            lastcol2(E0, H, 0, beta0, r0, m0, n, g);
+            lastcol2(E1, H, 1, beta1, r0, m1, n, g);
         }
         __syncwarp();
     }
