@@ -10,10 +10,10 @@
  *
  * Direction bits: the rows of a pair are cut into blocks of 16 (row block
  * tg holds rows 16 tg + 1 .. 16 tg + 16); the thread computing a block
- * writes, per column, one 32-bit word (linear gaps: bits 2k and 2k+1 are the
- * tag of the block's row k: 2 diagonal, 1 up, 0 left; affine: bits 2k and
- * 2k+1 are A and B of row k, and a second word holds A' and B' at the same
- * positions). Word (tg, c) lies at index
+ * writes, per column, one 32-bit word (bits 2k and 2k+1 are the tag of the
+ * block's row k: 2 diagonal, 1 up (affine: E, the upper gap), 0 left
+ * (affine: F); with affine gaps a second word holds at bit 2k + 1 "E
+ * extended" and at bit 2k "F extended"). Word (tg, c) lies at index
  *   DScan, TiledDScan:  (c - 1 + tg) * nrb + tg      (nrb = row blocks)
  *     so the 32 threads of a warp, which work on 32 consecutive blocks of
  *     one anti-diagonal, write 32 consecutive words (one 128-byte
@@ -170,12 +170,12 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
         v.row_bits = (nrb + 1) * W;
         v.col_bits = nrb * W;
     }
-    /* linear gaps: the tag of the winner, bit 1 diagonal, bit 0 up
-     * (gpu_kernels.cuh); affine: A = H from the diagonal, B = H from E,
-     * A', B' in the second word; the two-per-lane kernels (tr) write the
-     * affine tag as the linear one, A in bit 1 (gpu_pack2.cuh) */
-    v.a_bit = affine && !tr ? 0 : 1;
-    v.b_bit = affine && !tr ? 1 : 0;
+    /* every kernel writes the tag of the winner (gpu_kernels.cuh,
+     * gpu_pack2.cuh): bit 1 diagonal (A), bit 0 up (linear) or E, the
+     * upper gap (affine: B); affine A' (E extended) and B' (F extended)
+     * at the same positions of the second word */
+    v.a_bit = 1;
+    v.b_bit = 0;
     v.b_up = affine ? 0 : 1;
     v.tr = (uint32_t)tr;
     /* the two-pairs-per-lane kernels (tr) write the streamed layout */

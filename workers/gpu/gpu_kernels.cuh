@@ -58,21 +58,34 @@ constexpr int NEG = MNW_GPU_NEG;
 constexpr int TILE_BLOCKS = MNW_GPU_DSCAN_ROWS / RB; /* 32: one per lane */
 constexpr int PT = 128; /* threads per block of every matrix kernel (gpu_kernels.cu) */
 
-/* H[r][0] (and H[0][r]): 0 with free end gaps, else -gapcost(r). Linear
- * gaps hold U = 4 (H + g (r + c)) + 1 instead (block_col_lin): the edge is
- * 1, or 4 g r + 1 with free end gaps. */
-template <bool AFF>
-__device__ __forceinline__ int edge(const mnw_gpu_kscore &s, int r)
+/* H[r][0] (and H[0][r]) itself: 0 with free end gaps, else -gapcost(r)
+ * (linear gaps: go = ge, so -go r) */
+__device__ __forceinline__ int hedge(const mnw_gpu_kscore &s, int r)
 {
-    if (!AFF) return (s.free_ends ? 4 * s.go * r : 0) + 1;
     return (s.free_ends || r == 0) ? 0 : -(s.go + (r - 1) * s.ge);
 }
 
-/* H of cell (r, c) from the value a kernel keeps (linear: U, above) */
+/* The gap cost of the offset (docs/GPU.md): linear gaps the gap, affine
+ * the extension (a gap step then costs nothing, an opening o = go - ge) */
 template <bool AFF>
+__device__ __forceinline__ int goff(const mnw_gpu_kscore &s)
+{
+    return AFF ? s.ge : s.go;
+}
+
+/* The value a kernel keeps for H[r][0] (and H[0][r]): U = 4 (H + g r) + 1
+ * (block_col_lin, block_col_aff): 1 without free end gaps and linear gaps,
+ * 4 g r + 1 with free end gaps. */
+template <bool AFF>
+__device__ __forceinline__ int edge(const mnw_gpu_kscore &s, int r)
+{
+    return 4 * (hedge(s, r) + goff<AFF>(s) * r) + 1;
+}
+
+/* H of cell (r, c) from the value U a kernel keeps (g: goff) */
 __device__ __forceinline__ int hval(int x, int r, int c, int g)
 {
-    return AFF ? x : (x >> 2) - g * (r + c);
+    return (x >> 2) - g * (r + c);
 }
 
 __device__ __forceinline__ int max3(int a, int b, int c)
@@ -96,64 +109,28 @@ __device__ __forceinline__ int addmax(int a, int b, int c)
 
 /* One row block's state: rows r0 .. r0 + 15 */
 struct Rows {
-    int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its match and mismatch scores (0 for N; linear: as S below) */
-    int H[RB], F[RB];           /* H (linear: U) and F (affine) of the last column computed */
-    int qn;                     /* linear: S of an ambiguity code */
+    int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its S against a match and a mismatch (as below) */
+    int H[RB], F[RB];           /* U and (affine) F^ of the last column computed */
+    int qn;                     /* S of an ambiguity code */
 };
 
 template <bool AFF>
 __device__ __forceinline__ void rows_init(Rows &R, const uint8_t *A, int m, int r0, const mnw_gpu_kscore &sc)
 {
-    /* linear: S = 4 (s + 2 g) + 1, the diagonal step of U (block_col_lin) */
-    const int qn = 4 * (2 * sc.go) + 1;
+    /* S = 4 (s + 2 g) + 1, the diagonal step of U (block_col_lin,
+     * block_col_aff), g the offset's gap cost */
+    const int g = goff<AFF>(sc);
+    const int qn = 4 * (2 * g) + 1;
     R.qn = qn;
 #pragma unroll
     for (int k = 0; k < RB; k++) {
         int r = r0 + k;
         int c = r <= m ? min((int)A[r - 1], 4) : 4; /* every ambiguity code scores alike */
         R.qc[k] = c;
-        if (AFF) {
-            R.qm[k] = c < 4 ? sc.match : 0;
-            R.qx[k] = c < 4 ? sc.mismatch : 0;
-        } else {
-            R.qm[k] = c < 4 ? 4 * (sc.match + 2 * sc.go) + 1 : qn;
-            R.qx[k] = c < 4 ? 4 * (sc.mismatch + 2 * sc.go) + 1 : qn;
-        }
+        R.qm[k] = c < 4 ? 4 * (sc.match + 2 * g) + 1 : qn;
+        R.qx[k] = c < 4 ? 4 * (sc.mismatch + 2 * g) + 1 : qn;
         R.H[k] = edge<AFF>(sc, r);
-        R.F[k] = NEG;
-    }
-}
-
-/* One column of a row block, affine gaps (linear: block_col_lin). In:
- * diag = H of the row above at the previous column, up/ue = H/E of the row
- * above at this column, b = the column's base. Out: up/ue = H/E of the
- * block's bottom row; w0, w1 = the bits. */
-template <bool AFF>
-__device__ __forceinline__ void block_col(Rows &R, int b, int diag, int &up, int &ue, int go, int ge, uint32_t &w0,
-                                          uint32_t &w1)
-{
-    static_assert(AFF, "linear gaps: block_col_lin");
-    const int bmask = b < 4 ? -1 : 0;
-    w0 = 0;
-    w1 = 0;
-    {
-#pragma unroll
-        for (int k = 0; k < RB; k++) {
-            int sub = (R.qc[k] == b) ? R.qm[k] : (R.qx[k] & bmask);
-            int d = diag + sub;
-            int eo = up - go, ex = ue - ge;
-            int e = max(eo, ex);
-            int fo = R.H[k] - go, fx = R.F[k] - ge;
-            int f = max(fo, fx);
-            int h = max3(d, e, f);
-            w0 |= (((h == d) ? 1u : 0u) | ((h == e) ? 2u : 0u)) << (2 * k);
-            w1 |= (((ex > eo) ? 1u : 0u) | ((fx > fo) ? 2u : 0u)) << (2 * k);
-            diag = R.H[k];
-            R.H[k] = h;
-            R.F[k] = f;
-            up = h;
-            ue = e;
-        }
+        R.F[k] = NEG; /* a multiple of 4: tag 0, as every F^ */
     }
 }
 
@@ -214,6 +191,54 @@ __device__ __forceinline__ void block_col_lin(Rows &R, const int4 *pb, int diag,
     }
 }
 
+/* One column of a row block, affine gaps, tagged offset scores (the
+ * linear cell's, block_col_lin, with the gaps of gpu_pack2.cuh's
+ * block_col2a in the pair's own frame). Each of H, E (the upper gap) and F
+ * (the left gap) is kept as P = X + ge (r + c), scaled and tagged: U =
+ * 4 P_H + 1, E^ = 4 P_E + 1, F^ = 4 P_F, so that extending a gap costs
+ * nothing and opening one o = go - ge:
+ *   E^ = max(U_up - 4 o + 1, E^_up)     tags 2 (open) and 1 (extend)
+ *   F^ = max(U_left - 4 o, F^_left)     tags 1 (open) and 0 (extend)
+ *   U  = max(U_diag + S, E^, F^)        tags 2 (diagonal), 1 (E), 0 (F)
+ * Ties go to the larger tag: the diagonal, then the upper gap, then the
+ * left one; a gap opens rather than extends: docs/SCORING.md's rule, as
+ * on the CPU. The bits: w0 holds U's tag (bit 1: diagonal, bit 0: E, the
+ * view's A and B with a_bit 1), w1 = 3 - 2 open_E - open_F per row (bit
+ * 1: E extended, bit 0: F extended; A' and B'). The edges' gaps are NEG
+ * (the CPU's minus infinity; no add ever reaches them). With the option
+ * limits P stays within about 2^25 either way, inside 32 bits. In: diag =
+ * U of the row above at the previous column, up / ue = U / E^ of the row
+ * above at this column, pb = the profile at the column's base. Out: up /
+ * ue = those of the block's bottom row. cw = -4 o + 1, cv = -4 o. */
+__device__ __forceinline__ void block_col_aff(Rows &R, const int4 *pb, int diag, int &up, int &ue, int cw, int cv,
+                                              uint32_t &w0, uint32_t &w1)
+{
+    w0 = 0;
+    w1 = 0xffffffffu; /* 3 per row, less 2 open_E + open_F */
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const int4 s4 = pb[q * PT];
+        const int S[4] = {s4.x, s4.y, s4.z, s4.w};
+#pragma unroll
+        for (int t = 0; t < 4; t++) {
+            const int k = 4 * q + t;
+            const int er = addmax(up, cw, ue);        /* E: open (tag 2) or extend (1) */
+            const int en = (er & ~3) | 1;             /* E^: tag 1 */
+            const int fr = addmax(R.H[k], cv, R.F[k]); /* F: open (tag 1) or extend (0) */
+            const int fn = fr & ~3;                   /* F^: tag 0 */
+            /* diag + S against F first, off the chain of up and ue */
+            const int r = max(addmax(diag, S[t], fn), en);
+            w0 += (uint32_t)(r & 3) << (2 * k);
+            w1 -= (uint32_t)(2 * (er - en) + (fr - fn)) << (2 * k);
+            diag = R.H[k];
+            R.H[k] = (r & ~3) | 1;
+            R.F[k] = fn;
+            up = R.H[k];
+            ue = en;
+        }
+    }
+}
+
 /* The end cell as the columns go by (one thread's view: the rows of its
  * blocks). own: this block holds row m (at k = mk). */
 struct Ends {
@@ -230,7 +255,7 @@ __device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, b
 #pragma unroll
         for (int k = 1; k < RB; k++)
             if (k == mk) hm = R.H[k];
-        hm = hval<AFF>(hm, m, c, g);
+        hm = hval(hm, m, c, g);
         if (FE && hm >= E.lrv) {
             E.lrv = hm;
             E.lrc = c;
@@ -240,7 +265,7 @@ __device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, b
     if (FE && c == n) { /* last column, rows ascending (ties: the later row) */
 #pragma unroll
         for (int k = 0; k < RB; k++) {
-            const int h = hval<AFF>(R.H[k], r0 + k, n, g);
+            const int h = hval(R.H[k], r0 + k, n, g);
             if (r0 + k <= m && h >= E.lcv) {
                 E.lcv = h;
                 E.lcr = r0 + k;
@@ -325,7 +350,8 @@ __global__ void __launch_bounds__(128)
     int32_t *const bnd = (int32_t *)(var + P.bnd); /* TILED: H0 H1 E0 E1, w ints each */
     uint32_t *dw = (uint32_t *)(var + P.dir);
     uint2 *dw2 = (uint2 *)(var + P.dir);
-    const int go = sc.go, ge = sc.ge;
+    /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
+    const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
 
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB; /* block and row of row m */
     const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
@@ -339,7 +365,7 @@ __global__ void __launch_bounds__(128)
         const bool own = (tg == mtg);
         Rows R;
         rows_init<AFF>(R, A, m, r0, sc);
-        if (!AFF) prof_fill(myprof, R);
+        prof_fill(myprof, R);
         int diag0 = edge<AFF>(sc, r0 - 1);
         int upH = 0, upE = NEG, bc = 4;
         const uint64_t rd = (sp & 1) ? w : 0, wr = w - rd;
@@ -373,7 +399,7 @@ __global__ void __launch_bounds__(128)
             if (c < 1 || c > n) continue;
             int up = inH, ue = inE;
             uint32_t w0, w1 = 0;
-            if constexpr (AFF) block_col<AFF>(R, inB, diag0, up, ue, go, ge, w0, w1);
+            if constexpr (AFF) block_col_aff(R, myprof + 4 * inB * PT, diag0, up, ue, cw, cv, w0, w1);
             else block_col_lin(R, myprof + 4 * inB * PT, diag0, up, w0);
             diag0 = inH;
             upH = up;
@@ -388,7 +414,7 @@ __global__ void __launch_bounds__(128)
                 wrH[c] = upH;
                 if (AFF) wrE[c] = upE;
             }
-            ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, go);
+            ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, goff<AFF>(sc));
         }
         __syncwarp();
     }
@@ -425,7 +451,8 @@ __global__ void __launch_bounds__(128)
     int4 *bH = (int4 *)(var + P.bnd); /* columns 1..nc4 at c - 1 */
     int4 *bE = bH + nc4 / 4;
     uint4 *dw = (uint4 *)(var + P.dir);
-    const int go = sc.go, ge = sc.ge;
+    /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
+    const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB;
     Ends E;
     __shared__ int4 prof[20 * PT]; /* linear gaps: prof_fill */
@@ -436,7 +463,7 @@ __global__ void __launch_bounds__(128)
         const bool own = (tg == mtg), more = tg + 1 < nrb;
         Rows R;
         rows_init<AFF>(R, A, m, r0, sc);
-        if (!AFF) prof_fill(myprof, R);
+        prof_fill(myprof, R);
         int diag = edge<AFF>(sc, r0 - 1);
         for (int c0 = 1; c0 <= n; c0 += 4) {
             const int q = (c0 - 1) >> 2;
@@ -460,10 +487,10 @@ __global__ void __launch_bounds__(128)
                 const int b = c <= n ? min((int)((b4 >> (8 * t)) & 0xffu), 4) : 4;
                 const int above = ua[t];
                 w1[t] = 0;
-                if constexpr (AFF) block_col<AFF>(R, b, diag, ua[t], ea[t], go, ge, w0[t], w1[t]);
+                if constexpr (AFF) block_col_aff(R, myprof + 4 * b * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
                 else block_col_lin(R, myprof + 4 * b * PT, diag, ua[t], w0[t]);
                 diag = above;
-                if (c <= n) ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, go);
+                if (c <= n) ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, goff<AFF>(sc));
             }
             if (more) {
                 bH[q] = make_int4(ua[0], ua[1], ua[2], ua[3]);

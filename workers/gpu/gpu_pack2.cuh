@@ -53,7 +53,7 @@
  * subtracts per half (the input may lie below 4 T + 1: no borrow across
  * halves). One step raises P by at most L = max(match, 0) + o + 2 ge, so
  * values stay below 4 (T + 48 L) + 2 <= 32767 (mnw_gpu_fits16). The edges
- * (hedge2, gedge2) hold P's of the CPU's edges, and gaps at the edge less
+ * (edge, gedge2) hold P's of the CPU's edges, and gaps at the edge less
  * o + 1 (the CPU's minus infinity: opening from H wins there).
  *
  * Thread-safety: kernels only touch their batch's buffers.
@@ -249,7 +249,7 @@ __device__ __forceinline__ void ends_col2(Ends &E, const uint32_t *H, int h, int
     const int sh = 16 * h;
     if (own && (FE || c == n)) {
         const uint32_t x = pick(H, mk);
-        const int hm = hval<false>((int)((x >> sh) & 0xffffu) + beta, m, c, g);
+        const int hm = hval((int)((x >> sh) & 0xffffu) + beta, m, c, g);
         if (FE && hm >= E.lrv) {
             E.lrv = hm;
             E.lrc = c;
@@ -268,7 +268,7 @@ __device__ __forceinline__ void lastcol2(Ends &E, const uint32_t *H, int h, int 
     const int sh = 16 * h;
 #pragma unroll
     for (int k = 0; k < RB; k++) {
-        const int v = hval<false>((int)((H[k] >> sh) & 0xffffu) + beta, r0 + k, n, g);
+        const int v = hval((int)((H[k] >> sh) & 0xffffu) + beta, r0 + k, n, g);
         if (r0 + k <= m && v >= E.lcv) {
             E.lcv = v;
             E.lcr = r0 + k;
@@ -276,20 +276,15 @@ __device__ __forceinline__ void lastcol2(Ends &E, const uint32_t *H, int h, int 
     }
 }
 
-/* The kernel's edges, absolute and scaled (see the top). hedge2: H^ of
- * row r at column 0 (the same as column r of row 0): linear U = edge, affine
- * 4 (H + ge r) + 1. gedge2 (affine): a gap at the edge, V^ (tag 0) of row 0
- * or W^ (tag 1) of column 0: H^'s P less o + 1, so that opening from H wins
- * there, as from the CPU's minus infinity. */
-template <bool AFF>
-__device__ __forceinline__ int hedge2(const mnw_gpu_kscore &sc, int r)
-{
-    return AFF ? 4 * (edge<true>(sc, r) + sc.ge * r) + 1 : edge<false>(sc, r);
-}
-
+/* The kernel's edges, absolute and scaled (see the top): H^ of row r at
+ * column 0 (the same as column r of row 0) is edge<AFF> (gpu_kernels.cuh:
+ * 4 (H + g r) + 1, the 32-bit kernels' U). gedge2 (affine): a gap at the
+ * edge, V^ (tag 0) of row 0 or W^ (tag 1) of column 0: H^'s P less o + 1,
+ * so that opening from H wins there, as from the CPU's minus infinity
+ * (16-bit halves have no room for the 32-bit kernels' NEG). */
 __device__ __forceinline__ int gedge2(const mnw_gpu_kscore &sc, int r, int tag)
 {
-    return 4 * (edge<true>(sc, r) + sc.ge * r - (sc.go - sc.ge) - 1) + tag;
+    return 4 * (hedge(sc, r) + sc.ge * r - (sc.go - sc.ge) - 1) + tag;
 }
 
 /* lane L's inputs for steps s0 .. s0+31 (column s0 + L + 1): the row above
@@ -306,7 +301,7 @@ __device__ __forceinline__ void fetch2(int s0, int lane, int n, int sp, const mn
     if (c <= n) {
         b = min((int)C[c - 1], 4);
         if (sp == 0) {
-            h0 = h1 = hedge2<AFF>(sc, c);
+            h0 = h1 = edge<AFF>(sc, c);
             if (AFF) v0 = v1 = gedge2(sc, c, 0);
         } else {
             h0 = rd0[c];
@@ -383,11 +378,11 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
             prof2_fill(myprof, rc0, rc1, sc, g);
         }
         /* base: the diagonal input (row r0 - 1 at column 0) becomes tb, the same for both halves */
-        const int e0 = hedge2<AFF>(sc, r0 - 1) - tb;
+        const int e0 = edge<AFF>(sc, r0 - 1) - tb;
         int beta0 = e0, beta1 = e0;
 #pragma unroll
         for (int k = 0; k < RB; k++) {
-            const int h = hedge2<AFF>(sc, r0 + k) - e0;
+            const int h = edge<AFF>(sc, r0 + k) - e0;
             H[k] = pack2(h, h);
             if (AFF) {
                 const int wv = gedge2(sc, r0 + k, 1) - e0;
