@@ -312,7 +312,7 @@ bench-finish: $(B)/bench/bench_finish
 # kernels, the baseline), beside Rodinia-NW and one CPU thread, on real 16S
 # pairs (BENCH_GPU_DATA); the rows also go to BENCH_GPU_JSON
 BENCH_GPU_DATA ?= tests/data/16s-1000.fa.gz
-BENCH_GPU_ARGS ?= --pairs 200000 --reps 3 --lanes x2,x1 --cpu-pairs 100 --rodinia-pairs 100
+BENCH_GPU_ARGS ?= --pairs 400000 --reps 2 --lanes x2,x1 --cpu-pairs 100 --rodinia-pairs 100
 BENCH_GPU_JSON ?= bench/results/gpu-kernels-latest.json
 BENCH_GPU_LABEL ?= $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')
 bench-gpu: $(B)/bench/bench_gpu
