@@ -51,19 +51,21 @@ void mnw_aln_reverse(mnw_aln *a)
     }
 }
 
-void mnw_aln_stats(const mnw_aln *a, mnw_alnstats *st)
+void mnw_runs_stats(const uint32_t *ops, size_t nops, mnw_alnstats *st)
 {
-    memset(st, 0, sizeof *st);
-    for (size_t k = 0; k < a->nops; k++) {
-        uint32_t len = MNW_RUN_LEN(a->ops[k]);
-        st->length += len;
-        switch (MNW_RUN_OP(a->ops[k])) {
-        case MNW_OP_EQ: st->matches += len; break;
-        case MNW_OP_X: st->mismatches += len; break;
-        default:
-            st->gaps += len;
-            st->gap_opens++;
-            break;
-        }
+    uint32_t len = 0, eq = 0, x = 0, gruns = 0;
+    for (size_t k = 0; k < nops; k++) {
+        uint32_t n = MNW_RUN_LEN(ops[k]), op = MNW_RUN_OP(ops[k]);
+        len += n;
+        eq += op == MNW_OP_EQ ? n : 0;
+        x += op == MNW_OP_X ? n : 0;
+        gruns += op >> 1; /* I and D */
     }
+    st->length = len;
+    st->matches = eq;
+    st->mismatches = x;
+    st->gap_opens = gruns;
+    st->gaps = len - eq - x;
 }
+
+void mnw_aln_stats(const mnw_aln *a, mnw_alnstats *st) { mnw_runs_stats(a->ops, a->nops, st); }

@@ -6,6 +6,7 @@
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+#include "fmtnum.h"
 #include "util.h"
 
 void mnw_buf_init(mnw_buf *b) { memset(b, 0, sizeof *b); }
@@ -37,24 +38,14 @@ void mnw_buf_puts(mnw_buf *b, const char *s) { mnw_buf_put(b, s, strlen(s)); }
 
 void mnw_buf_put_u64(mnw_buf *b, uint64_t v)
 {
-    char tmp[24];
-    int k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    mnw_buf_reserve(b, (size_t)k);
-    while (k) b->p[b->len++] = tmp[--k];
+    mnw_buf_reserve(b, MNW_FMT_INT_MAX);
+    b->len += mnw_fmt_u64(b->p + b->len, v);
 }
 
 void mnw_buf_put_i64(mnw_buf *b, int64_t v)
 {
-    if (v < 0) {
-        mnw_buf_putc(b, '-');
-        mnw_buf_put_u64(b, (uint64_t)(-(v + 1)) + 1);
-    } else {
-        mnw_buf_put_u64(b, (uint64_t)v);
-    }
+    mnw_buf_reserve(b, MNW_FMT_INT_MAX);
+    b->len += mnw_fmt_i64(b->p + b->len, v);
 }
 
 void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v)

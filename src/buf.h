@@ -25,7 +25,8 @@ void mnw_buf_puts(mnw_buf *b, const char *s);
 void mnw_buf_put_u64(mnw_buf *b, uint64_t v);
 void mnw_buf_put_i64(mnw_buf *b, int64_t v);
 
-/* printf-style for one double (fmt such as "%g"). */
+/* printf-style for one double (fmt such as "%g"); for the bookmark and
+ * progress files. The outputs write numbers with fmtnum.h (no printf). */
 void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v);
 
 #endif

@@ -50,46 +50,91 @@ typedef struct {
                             not also the first run */
 } idcount;
 
-/* One pass over the runs. Inlined into each caller with fam constant. */
-static inline void count_runs(int fam, const uint32_t *ops, size_t nops,
-                              const uint8_t *a, const uint8_t *b, idcount *c)
+/* 1 when s[0..n) holds an ambiguity code: an OR of every code, which the
+ * compiler vectorizes (the bases 0-3 set no bit above the lowest two). */
+static int has_ambiguity(const uint8_t *s, size_t n)
 {
-    memset(c, 0, sizeof *c);
+    uint8_t acc = 0;
+    for (size_t k = 0; k < n; k++) acc |= s[k];
+    return acc > 3;
+}
+
+/* The first position >= from of s[0..n) that holds an ambiguity code (a
+ * code >= 4), or n. Eight codes at a time: the bases 0-3 set no bit above
+ * the lowest two of their byte. */
+static size_t next_ambiguity(const uint8_t *s, size_t n, size_t from)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; from + 8 <= n; from += 8) {
+        uint64_t w;
+        memcpy(&w, s + from, sizeof w);
+        w &= 0xfcfcfcfcfcfcfcfcull;
+        if (w) return from + (size_t)(__builtin_ctzll(w) >> 3);
+    }
+#endif
+    while (from < n && s[from] < 4) from++;
+    return from;
+}
+
+/* Columns of X runs that match by the tool's rule. Only a column with an
+ * ambiguity code on one side can (the X columns of two bases hold different
+ * bases, aln.h), so the walk over the runs visits only the positions of a
+ * and b that hold one (pa, pb: usually none or a few), without a branch per
+ * run that depends on its kind. Inlined into each caller with fam constant. */
+static inline uint64_t x_matches(int fam, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                                 const uint8_t *b, size_t nb)
+{
+    size_t pa = has_ambiguity(a, na) ? next_ambiguity(a, na, 0) : na;
+    size_t pb = has_ambiguity(b, nb) ? next_ambiguity(b, nb, 0) : nb;
     size_t ia = 0, ib = 0;
-    int seen_pair = 0;
-    for (size_t k = 0; k < nops; k++) {
+    uint64_t e = 0;
+    for (size_t k = 0; k < nops && (pa < na || pb < nb); k++) {
         uint32_t n = MNW_RUN_LEN(ops[k]);
         unsigned op = MNW_RUN_OP(ops[k]);
-        c->len += n;
-        if (op == MNW_OP_EQ || op == MNW_OP_X) {
-            c->pairs += n;
-            if (op == MNW_OP_EQ) {
-                c->eq += n;
-            } else {
-                const uint8_t *pa = a + ia, *pb = b + ib;
-                uint64_t e = 0;
-                for (uint32_t i = 0; i < n; i++) e += (uint64_t)col_eq(fam, pa[i], pb[i]);
-                c->eq += e;
-            }
-            ia += n;
-            ib += n;
-            seen_pair = 1;
-            c->trail_cols = c->trail_runs = 0;
-        } else {
-            if (op == MNW_OP_I) ia += n;
-            else ib += n;
-            c->gcols += n;
-            c->gruns++;
-            if (!seen_pair) {
-                c->lead_cols += n;
-                c->lead_runs++;
-            }
-            c->trail_cols += n;
+        size_t ea = ia + (op != MNW_OP_D ? n : 0), eb = ib + (op != MNW_OP_I ? n : 0);
+        for (; pa < ea && pa < na; pa = next_ambiguity(a, na, pa + 1))
+            if (op == MNW_OP_X) e += (uint64_t)col_eq(fam, a[pa], b[ib + (pa - ia)]);
+        for (; pb < eb && pb < nb; pb = next_ambiguity(b, nb, pb + 1)) /* a's codes were counted above */
+            if (op == MNW_OP_X && a[ia + (pb - ib)] < 4) e += (uint64_t)col_eq(fam, a[ia + (pb - ib)], b[pb]);
+        ia = ea;
+        ib = eb;
+    }
+    return e;
+}
+
+/* The counts of every definition. The column and run totals come from
+ * mnw_runs_stats (no branch on the op: the kinds of a real alignment's runs
+ * alternate at random, about 550 runs a 16S pair, and a branch per run
+ * mispredicted about every other one); the terminal gaps from the runs at
+ * either end; the X columns that match from x_matches. */
+static inline void count_runs(int fam, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                              const uint8_t *b, size_t nb, idcount *c, mnw_alnstats *st)
+{
+    mnw_runs_stats(ops, nops, st);
+    c->len = st->length;
+    c->pairs = (uint64_t)st->matches + st->mismatches;
+    c->eq = st->matches;
+    c->gcols = st->gaps;
+    c->gruns = st->gap_opens;
+    c->lead_cols = c->lead_runs = c->trail_cols = c->trail_runs = 0;
+    size_t f = 0;
+    while (f < nops && MNW_RUN_OP(ops[f]) >= MNW_OP_I) {
+        c->lead_cols += MNW_RUN_LEN(ops[f]);
+        c->lead_runs++;
+        f++;
+    }
+    if (f == nops) { /* no pair column: every gap is leading and trailing */
+        c->trail_cols = c->lead_cols;
+        c->trail_runs = c->lead_runs;
+    } else {
+        for (size_t t = nops; MNW_RUN_OP(ops[t - 1]) >= MNW_OP_I; t--) {
+            c->trail_cols += MNW_RUN_LEN(ops[t - 1]);
             c->trail_runs++;
-            if (k == 0) c->first_gap = n;
-            else if (k == nops - 1) c->last_gap = n;
         }
     }
+    c->first_gap = nops && MNW_RUN_OP(ops[0]) >= MNW_OP_I ? MNW_RUN_LEN(ops[0]) : 0;
+    c->last_gap = nops >= 2 && MNW_RUN_OP(ops[nops - 1]) >= MNW_OP_I ? MNW_RUN_LEN(ops[nops - 1]) : 0;
+    if (st->mismatches) c->eq += x_matches(fam, ops, nops, a, na, b, nb);
 }
 
 static double ratio(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : 0.0; }
@@ -141,28 +186,37 @@ static double id_mothur(mnw_idkind kind, int countends, const idcount *c)
     return mothur_id(mism + gci + extra, c->pairs + gci);
 }
 
-double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,
-                    const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                          const uint8_t *b, size_t nb, mnw_alnstats *st)
 {
     idcount c;
+    mnw_alnstats own;
+    if (!st) st = &own;
     switch (d->kind) {
     case MNW_ID_VSEARCH0:
     case MNW_ID_VSEARCH1:
     case MNW_ID_VSEARCH2:
     case MNW_ID_VSEARCH3:
     case MNW_ID_VSEARCH4:
-        count_runs(EQ_VSEARCH, ops, nops, a, b, &c);
+        count_runs(EQ_VSEARCH, ops, nops, a, na, b, nb, &c, st);
         return id_vsearch(d->kind, &c, na, nb);
     case MNW_ID_NEEDLE:
-        count_runs(EQ_NEEDLE, ops, nops, a, b, &c);
+        count_runs(EQ_NEEDLE, ops, nops, a, na, b, nb, &c, st);
         return ratio(c.eq, c.len);
     case MNW_ID_MOTHUR_ONEGAP:
     case MNW_ID_MOTHUR_EACHGAP:
     case MNW_ID_MOTHUR_NOGAPS:
-        count_runs(EQ_MOTHUR, ops, nops, a, b, &c);
+        count_runs(EQ_MOTHUR, ops, nops, a, na, b, nb, &c, st);
         return id_mothur(d->kind, d->countends, &c);
     }
+    mnw_runs_stats(ops, nops, st);
     return 0.0;
+}
+
+double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,
+                    const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    return mnw_identity_stats(d, ops, nops, a, na, b, nb, NULL);
 }
 
 static const char *const id_names[MNW_ID_NKINDS] = {

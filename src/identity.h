@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aln.h"
+
 typedef enum {
     MNW_ID_VSEARCH0,        /* matches / shorter sequence length (CD-HIT)    */
     MNW_ID_VSEARCH1,        /* matches / alignment length                    */
@@ -62,9 +64,16 @@ extern const char mnw_iddef_names_help[];
 
 /* Identity in [0,1] of the alignment ops[0..nops) (aln.h run encoding) of a
  * (na codes) and b (nb codes), codes as in seq.h (all < MNW_NCODES). One pass
- * over the runs; the codes are read only in 'X' runs. A zero denominator
+ * over the runs; the codes are read only in 'X' runs, and only when a or b
+ * holds an ambiguity code. A zero denominator
  * gives 0 (distance 1); see docs/IDENTITY.md for each definition. */
 double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,
                     const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
+
+/* mnw_identity, and the alignment's figures (mnw_runs_stats) into *st when st
+ * is not NULL: what every pairs.tsv line needs, in one pass over the runs.
+ * The codes are read only when an 'X' run holds an ambiguity code. */
+double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                          const uint8_t *b, size_t nb, mnw_alnstats *st);
 
 #endif
