@@ -1,5 +1,6 @@
 /* bookmark.c - reading and writing OUTDIR/mnw.bookmark (bookmark.h). */
 #include "bookmark.h"
+#include "outsel.h"
 #include "regfile.h"
 
 #include <errno.h>
@@ -177,6 +178,16 @@ int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_e
 int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *sum, mnw_err *e)
 {
     return add_output(b, name, sum->bytes, sum, e);
+}
+
+int mnw_bookmark_outputs(const mnw_bookmark *b, const char *bmpath, int *mask, mnw_err *e)
+{
+    const char *v = mnw_bookmark_get(b, "outputs");
+    if (v) return mnw_outsel_parse(v, bmpath, mask, e);
+    const char *ph = mnw_bookmark_get(b, "phylip"); /* before --outputs */
+    if (!ph) return mnw_err_set(e, "%s: setting outputs missing", bmpath);
+    *mask = MNW_OUTSEL_DEFAULT | (!strcmp(ph, "yes") ? 1 << MNW_OUT_PHYLIP : 0);
+    return 0;
 }
 
 const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key)

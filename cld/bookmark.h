@@ -107,6 +107,11 @@ int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_e
 int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *sum, mnw_err *e);
 /* The value of a setting, or NULL. */
 const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key);
+/* The outputs b's run writes (a mask of MNW_OUT_*): its "outputs" setting,
+ * or, in a bookmark of an mnw from before --outputs, pairs and dist and
+ * dist.phylip where its "phylip" setting says yes. 0, or -1 with e set
+ * (bmpath names the file). */
+int mnw_bookmark_outputs(const mnw_bookmark *b, const char *bmpath, int *mask, mnw_err *e);
 
 /* The input fingerprint: 128 bits over the ids and bases, in order, as 32
  * hex digits (out: 33 bytes). Not cryptographic: it tells runs apart. */

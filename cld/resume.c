@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "outsel.h"
 #include "verify.h"
 
 /* A result-changing setting: its bookmark key (an option name) and the
@@ -28,7 +29,7 @@ static const rsetting rsettings[] = {
     {"iddef", {"iddef", "countends"}}, /* the name carries countends ("-noends") */
     {"cutoff", {"cutoff"}},
     {"cigar", {"cigar"}},
-    {"phylip", {"phylip"}},
+    {"outputs", {"outputs", "phylip"}}, /* --phylip adds phylip to the list */
     {"gzip-level", {"gzip-level"}},
     {"worklist-size", {"worklist-size"}},
 };
@@ -50,7 +51,7 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
         if (o->cutoff < 0) snprintf(v, n, "none");
         else snprintf(v, n, "%.17g", o->cutoff);
     } else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
-    else if (!strcmp(key, "phylip")) snprintf(v, n, "%s", yes_no(o->phylip));
+    else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
     else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
     else snprintf(v, n, "%llu", (unsigned long long)o->worklist_size);
 }
@@ -73,12 +74,26 @@ static int given(const mnw_opts *o, size_t k)
     return 0;
 }
 
+/* The bookmark's value of setting k (outputs: mnw_bookmark_outputs's, in
+ * canonical spelling, in buf). NULL when it has none. */
+static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t cap)
+{
+    if (strcmp(rsettings[k].key, "outputs")) return mnw_bookmark_get(b, rsettings[k].key);
+    int mask;
+    mnw_err ignored;
+    if (mnw_bookmark_outputs(b, "", &mask, &ignored)) return NULL;
+    return mnw_outsel_format(mask, buf, cap);
+}
+
 int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw_err *e)
 {
     const char *in = mnw_bookmark_get(b, "input");
     if (!in) return mnw_err_set(e, "%s: no input recorded (setting input)", bmpath);
+    int outputs;
+    if (mnw_bookmark_outputs(b, bmpath, &outputs, e)) return -1; /* a damaged list is named as such */
+    char ob[64];
     for (size_t k = 0; k < NRS; k++) {
-        const char *bv = mnw_bookmark_get(b, rsettings[k].key);
+        const char *bv = bm_value(b, k, ob, sizeof ob);
         if (!bv) return mnw_err_set(e, "%s: setting %s missing", bmpath, rsettings[k].key);
         char v[64];
         value_of(o, k, v, sizeof v);
@@ -90,8 +105,9 @@ int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw
     char where[4200];
     snprintf(where, sizeof where, "%s", bmpath);
     for (size_t k = 0; k < NRS; k++)
-        if (mnw_opts_set(o, rsettings[k].key, mnw_bookmark_get(b, rsettings[k].key), where, e)) return -1;
+        if (mnw_opts_set(o, rsettings[k].key, bm_value(b, k, ob, sizeof ob), where, e)) return -1;
     o->countends = -1; /* the iddef name carries it */
+    o->phylip = 0;     /* the outputs list carries it */
     if (!mnw_opts_given(o, "input")) {
         free(o->input);
         o->input = mnw_xstrdup(in);

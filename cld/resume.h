@@ -2,8 +2,9 @@
  * run takes them back (docs/RESUME.md).
  *
  * The bookmark keeps every setting that changes the bytes of the outputs
- * (scoring, identity definition, cutoff, cigar, phylip, gzip level, work
- * list size: each work list is one gzip member) and the input's path; a
+ * (scoring, identity definition, cutoff, cigar, the outputs written, gzip
+ * level, work list size: each work list is one gzip member) and the
+ * input's path; a
  * resumed run takes them from there. A setting given again on the command
  * line or in a config file must agree, or the resume is refused (the
  * outputs would mix two settings). Node-local settings (threads, GPUs, ...)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "outsel.h"
 
 static const char usage[] =
     "usage: mnw verify OUTDIR\n"
@@ -187,9 +188,15 @@ int mnw_verify_main(int argc, char **argv)
                bpath);
     int bad = 0, total = 0;
     /* the outputs the run's settings make: each must be in the bookmark */
-    const char *ph = mnw_bookmark_get(&bm, "phylip");
+    int outs = MNW_OUTSEL_DEFAULT;
+    mnw_err oe;
+    if (mnw_bookmark_outputs(&bm, bpath, &outs, &oe)) {
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s\n", oe.msg);
+        bad++, total++;
+    }
     for (int o = 0; o < MNW_NOUT; o++) {
-        if (o == MNW_OUT_PHYLIP && !(ph && !strcmp(ph, "yes"))) continue;
+        if (!mnw_outsel_has(outs, o)) continue;
         int k = 0;
         while (k < bm.nout && strcmp(bm.out_name[k], mnw_out_name[o])) k++;
         if (k == bm.nout) {

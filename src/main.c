@@ -30,6 +30,7 @@
 #include "gpu.h"
 #include "outdir.h"
 #include "outlock.h"
+#include "outsel.h"
 #include "resume.h"
 #include "sig.h"
 #include "slurm.h"
@@ -174,6 +175,19 @@ static int first_slot(const node_info *nodes, int rank)
     return slot;
 }
 
+/* The file names of the outputs in mask, joined by ", ", in buf. */
+static const char *outputs_files(int mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int k = 0; k < MNW_NOUT; k++)
+        if (mnw_outsel_has(mask, k)) {
+            int w = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", mnw_out_name[k]);
+            if (w > 0 && (size_t)w < cap - n) n += (size_t)w;
+        }
+    return buf;
+}
+
 static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
 {
     memset(js, 0, sizeof *js);
@@ -181,7 +195,7 @@ static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
     js->iddef = o->iddef;
     js->cutoff = o->cutoff;
     js->cigar = o->cigar;
-    js->phylip = o->phylip;
+    js->outputs = mnw_opts_outputs(o);
     js->gzip_level = o->gzip_level;
     js->worklist_size = o->worklist_size;
     js->rank_timeout = o->rank_timeout;
@@ -194,9 +208,7 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     spec->iddef = js->iddef;
     spec->cutoff = js->cutoff;
     spec->cigar = js->cigar;
-    spec->enabled[MNW_OUT_PAIRS] = 1;
-    spec->enabled[MNW_OUT_DIST] = 1;
-    spec->enabled[MNW_OUT_PHYLIP] = js->phylip;
+    for (int k = 0; k < MNW_NOUT; k++) spec->enabled[k] = mnw_outsel_has(js->outputs, k);
 }
 
 /* What rank 0 knows of the run before it starts. */
@@ -280,8 +292,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         /* before anything is written (the log included) */
         mnw_outspec spec;
         memset(&spec, 0, sizeof spec);
-        spec.enabled[MNW_OUT_PAIRS] = spec.enabled[MNW_OUT_DIST] = 1;
-        spec.enabled[MNW_OUT_PHYLIP] = o->phylip;
+        for (int k = 0; k < MNW_NOUT; k++) spec.enabled[k] = mnw_outsel_has(mnw_opts_outputs(o), k);
         if (mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, rs->bytes, e)) return -1;
         if (rs->bm.watermark == rs->bm.pairs) return 1;
     } else if (mnw_outdir_check(o->outdir, o->force, e)) {
@@ -363,6 +374,9 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
              o->sc.gap_open, o->sc.gap_extend, mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
              o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
              o->iddef.countends ? "" : " (countends=no)");
+    char files[128];
+    LOG_INFO("outputs: %s%s", outputs_files(mnw_opts_outputs(o), files, sizeof files),
+             o->cigar && mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAIRS) ? " (with CIGARs)" : "");
     uint64_t all_workers = 0, all_gpu_lists = 0, all_gpus = 0;
     for (int r = 0; r < size; r++) {
         all_workers += (uint64_t)nodes[r].workers;
@@ -481,8 +495,9 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
                    "%llu workers)%s\n",
                    (unsigned long long)ran, seqs->n, dt, (double)ran / dt, gcups, size, size == 1 ? "" : "s",
                    (unsigned long long)all_workers, cld.start ? "; resumed, the run is complete" : "");
-            printf("mnw: results in %s/: pairs.tsv.gz, dist.column.gz%s, mnw.log\n", o->outdir,
-                   o->phylip ? ", dist.phylip" : "");
+            char files[128];
+            printf("mnw: results in %s/: %s, mnw.log\n", o->outdir,
+                   outputs_files(mnw_opts_outputs(o), files, sizeof files));
         }
     }
     mnw_cldnet_free(&net);

@@ -3,6 +3,7 @@
 
 #include "buf.h"
 #include "gpu.h"
+#include "outsel.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -43,7 +44,8 @@ static const optdef optdefs[] = {
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz: drop pairs with distance > D (default none)"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz"},
-    {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt)"},
+    {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip (default pairs,dist; docs/FORMATS.md)"},
+    {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 6)"},
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
@@ -70,6 +72,7 @@ void mnw_opts_init(mnw_opts *o)
     o->cutoff = -1.0;
     o->countends = -1;
     o->gzip_level = 6;
+    o->outputs = MNW_OUTSEL_DEFAULT;
     o->worklist_size = 5000;
     o->prefetch = 1;
     o->bind = 1;
@@ -113,6 +116,11 @@ int mnw_opts_given(const mnw_opts *o, const char *key)
 {
     const optdef *d = find(key);
     return d && (o->given >> (d - optdefs) & 1);
+}
+
+int mnw_opts_outputs(const mnw_opts *o)
+{
+    return o->outputs | (o->phylip ? 1 << MNW_OUT_PHYLIP : 0);
 }
 
 int mnw_opts_takes_value(const char *key)
@@ -260,6 +268,9 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: cutoff must be a distance from 0 to 1, not '%s'", where, v);
         o->cutoff = c;
     } else if (!strcmp(key, "cigar")) o->cigar = flag;
+    else if (!strcmp(key, "outputs")) {
+        if (mnw_outsel_parse(v, where, &o->outputs, e)) return -1;
+    }
     else if (!strcmp(key, "phylip")) o->phylip = flag;
     else if (!strcmp(key, "worklist-size")) {
         if (parse_long(v, 1, 1000000, &x))
@@ -419,7 +430,7 @@ void mnw_opts_usage(FILE *f)
             snprintf(left, sizeof left, "    --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
         fprintf(f, "  %-28s %s\n", left, d->help);
     }
-    fprintf(f, "\nOutputs in OUTDIR: pairs.tsv.gz, dist.column.gz, [dist.phylip], mnw.log.\n"
+    fprintf(f, "\nOutputs in OUTDIR (--outputs): pairs.tsv.gz, dist.column.gz, dist.phylip; and mnw.log.\n"
                "Config files take the same keys as the long options: key = value.\n"
                "Docs: man mnw; README.md and docs/ (installed in PREFIX/share/doc/mnw).\n");
 }

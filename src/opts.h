@@ -34,6 +34,7 @@ typedef struct {
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
     int cigar, phylip, force, quiet, gzip_level;
+    int outputs;       /* --outputs: a mask of MNW_OUT_* (outsel.h); --phylip adds phylip: mnw_opts_outputs */
     uint64_t worklist_size;
     int prefetch;       /* node-local: lists queued beyond one per worker */
     int bind;           /* node-local: bind workers to cores (hwloc) */
@@ -64,6 +65,8 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *wh
 /* 1 if the option `key` was set explicitly (--gap counts as gap-open and
  * gap-extend). */
 int mnw_opts_given(const mnw_opts *o, const char *key);
+/* The outputs the run writes: --outputs, and phylip where --phylip is set. */
+int mnw_opts_outputs(const mnw_opts *o);
 /* 1 if the option takes a value. -1 if unknown. */
 int mnw_opts_takes_value(const char *key);
 /* 1 if the option may differ from node to node (threads, prefetch, bind, the

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define JOB_MAGIC 0x4a574e4du /* "MNWJ" */
-#define JOB_VERSION 1u
+#define JOB_VERSION 2u /* 2: outputs (a mask) where 1 had phylip */
 #define BOM 0x01020304u
 
 typedef struct {

@@ -27,7 +27,7 @@ typedef struct {
     mnw_scoring sc;
     mnw_iddef iddef;
     double cutoff;
-    int32_t cigar, phylip, gzip_level;
+    int32_t cigar, outputs, gzip_level; /* outputs: a mask of MNW_OUT_* (outsel.h) */
     uint64_t worklist_size;
     double rank_timeout;
 } mnw_jobset;

@@ -28,6 +28,7 @@
 
 #include "fuzz_util.h"
 #include "opts.h"
+#include "output.h"
 
 static int same_str(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
 
@@ -41,7 +42,7 @@ static int same_opts(const mnw_opts *a, const mnw_opts *b)
         a->sc.gap_open != b->sc.gap_open || a->sc.gap_extend != b->sc.gap_extend ||
         a->sc.free_ends != b->sc.free_ends || a->iddef.kind != b->iddef.kind ||
         a->iddef.countends != b->iddef.countends || a->countends != b->countends ||
-        memcmp(&a->cutoff, &b->cutoff, sizeof a->cutoff) || a->cigar != b->cigar || a->phylip != b->phylip ||
+        memcmp(&a->cutoff, &b->cutoff, sizeof a->cutoff) || a->cigar != b->cigar || a->phylip != b->phylip || a->outputs != b->outputs ||
         a->force != b->force || a->quiet != b->quiet || a->gzip_level != b->gzip_level ||
         a->worklist_size != b->worklist_size || a->prefetch != b->prefetch || a->bind != b->bind ||
         a->tb_mode != b->tb_mode || a->tb_device != b->tb_device || a->gpu_batch != b->gpu_batch ||
@@ -64,6 +65,7 @@ static void check_ranges(const mnw_opts *o)
              "scores %d %d %d %d", o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend);
     fz_check(o->cutoff == -1.0 || (o->cutoff >= 0.0 && o->cutoff <= 1.0), "cutoff %g", o->cutoff);
     fz_check(o->gzip_level >= 1 && o->gzip_level <= 9, "gzip-level %d", o->gzip_level);
+    fz_check(o->outputs > 0 && o->outputs < (1 << MNW_NOUT), "outputs mask %d", o->outputs);
     fz_check(o->worklist_size >= 1 && o->worklist_size <= 1000000, "worklist-size %llu",
              (unsigned long long)o->worklist_size);
     fz_check(o->prefetch >= 0 && o->prefetch <= 1000 && o->reorder_window >= 0 && o->reorder_window <= 10000000 &&

@@ -248,7 +248,8 @@ head -150 s200.fa > other.fa
 refused "another input file" 1 "other.fa: these sequences are not the input of the run in part" part --resume part -i other.fa
 refused "a contradicting setting (--gap-open 10)" 2 "part/mnw.bookmark: the run was made with gap-open 12, and this command asks for gap-open 10" part --resume part --gap-open 10
 refused "a contradicting setting (--gap 12 means gap-extend 12)" 2 "made with gap-extend 2" part --resume part --gap 12
-refused "a contradicting output setting (no --phylip in a config)" 2 "made with phylip yes" part --resume part -c <(echo "phylip = no")
+refused "a contradicting output setting (no --phylip in a config)" 2 "made with outputs pairs,dist,phylip, and this command asks for outputs pairs,dist" part --resume part -c <(echo "phylip = no")
+refused "a contradicting output setting (--outputs dist)" 2 "made with outputs pairs,dist,phylip, and this command asks for outputs dist" part --resume part --outputs dist
 refused "--resume with --force" 2 "a resumed run keeps what is in part" part --resume part --force
 refused "a fresh run into a directory holding a run" 1 "it holds a run \(mnw.bookmark\): continue it with mnw --resume part" part -i $sset.fa -o part
 mkdir empty
