@@ -8,7 +8,7 @@
 typedef unsigned __int128 u128;
 
 /* "00" "01" .. "99" (no NUL) */
-const char mnw_fmt_d2[200] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+static const char d2[200] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                             "8081828384858687888990919293949596979899";
 
@@ -49,7 +49,7 @@ static inline void put_digits(char *out, uint64_t v, int n)
         unsigned r = (unsigned)(v % 100);
         v /= 100;
         p -= 2;
-        memcpy(p, mnw_fmt_d2 + 2 * r, 2);
+        memcpy(p, d2 + 2 * r, 2);
         n -= 2;
     }
     if (n) *--p = (char)('0' + v);
@@ -196,7 +196,7 @@ size_t mnw_fmt_g(char *out, double v, int prec)
         }
         out[n++] = 'e';
         out[n++] = '-';
-        memcpy(out + n, mnw_fmt_d2 + 2 * (-x), 2); /* -x <= 19 */
+        memcpy(out + n, d2 + 2 * (-x), 2); /* -x <= 19 */
         return n + 2;
     }
     if (x == 0) { /* v rounds to 1 at this precision (v <= 1) */

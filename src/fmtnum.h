@@ -53,7 +53,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 /* Room for any mnw_fmt_u64 / mnw_fmt_i64 text (INT64_MIN is 20 bytes). */
 #define MNW_FMT_INT_MAX 20
@@ -80,18 +79,6 @@ static inline size_t mnw_fmt_u64(char *out, uint64_t v)
     return mnw_fmt_u64_big(out, v);
 }
 size_t mnw_fmt_i64(char *out, int64_t v);
-
-/* v <= 99 without a branch on its digit count (CIGAR run lengths, whose
- * count of digits a branch would mispredict): stores two bytes at out and
- * returns how many of them are the text (1 or 2); the caller's next byte
- * goes at out + the return value. */
-extern const char mnw_fmt_d2[200]; /* "00" "01" .. "99" */
-static inline size_t mnw_fmt_u99(char *out, uint32_t v)
-{
-    size_t one = v < 10;
-    memcpy(out, mnw_fmt_d2 + 2 * v + one, 2);
-    return 2 - one;
-}
 
 /* "%.*f" of v with prec decimals (0 <= prec <= MNW_FMT_PREC_MAX; others
  * are taken as the nearest of those). */

@@ -1,7 +1,6 @@
 /* test_fmtnum.c - src/fmtnum.c against glibc's snprintf, byte for byte:
- *   - integers: every value below 2,000,000 (mnw_fmt_u99: 0..99), the values
- *     around each power of 2 and 10, random ones of every length, the
- *     extremes;
+ *   - integers: every value below 2,000,000, the values around each power of
+ *     2 and 10, random ones of every length, the extremes;
  *   - every value the outputs can hold (fmtnum.h): for each fraction a/b,
  *     q = RN(a/b) and 1 - q as identities ("%.6f") and 1 minus each as
  *     distances ("%g", "%.4g"); every a for b <= 4,096 and for some large b
@@ -123,20 +122,11 @@ static void test_integers(void)
         CHECK_U(v);
         CHECK_I((int64_t)v);
     }
-    for (uint32_t v = 0; v < 100; v++) { /* two bytes stored, 1 or 2 of them the text */
-        char two[3] = {'#', '#', '#'};
-        size_t gn = mnw_fmt_u99(two, v);
-        int wn = snprintf(want, sizeof want, "%u", v);
-        n++;
-        if ((size_t)wn != gn || memcmp(want, two, gn) || two[2] != '#') {
-            if (bad++ < 5) printf("# %%u of %s: mnw_fmt_u99 \"%.*s\"\n", want, (int)gn, two);
-        }
-    }
     CHECK_U(UINT64_MAX);
     CHECK_I(INT64_MAX);
     CHECK_I(INT64_MIN);
     CHECK_I(INT64_MIN + 1);
-    T_OK(bad == 0 && n > 4000000, "integers: %ld values, mnw_fmt_u64 (and its general case), mnw_fmt_u99, mnw_fmt_i64 = %%llu / %%lld (%ld differ)", n, bad);
+    T_OK(bad == 0 && n > 4000000, "integers: %ld values, mnw_fmt_u64 (and its general case), mnw_fmt_i64 = %%llu / %%lld (%ld differ)", n, bad);
 #undef CHECK_U
 #undef CHECK_I
 }
