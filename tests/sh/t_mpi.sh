@@ -144,8 +144,10 @@ check "rank 0 hangs: a rank names rank 0, the CLD, and the timeout" 'grep -qE "r
 # a rank that runs out of work early waits for FIN as long as rank 0 is
 # busy: two lists of 17,000 and 2,900 pairs, one worker each, so one rank
 # says BYE seconds before the other is done (the CLD once stopped beating
-# to it, and it gave up after --rank-timeout). The idle time (about 6.5 s
-# on 2 cores) is twice the timeout of 3 s; with 15,000 / 4,900 pairs and
+# to it, and it gave up after --rank-timeout). Rank 0 may also queue both
+# lists (one per worker plus one prefetched): then rank 1 says BYE at once
+# and idles the whole run (about 8 s on 2 cores, measured 2026-11-26). Either
+# way the idle time is at least about twice the timeout of 3 s; with 15,000 / 4,900 pairs and
 # 2 s the fresh-clone CI of 2026-11-26 once saw run 2 end non-zero: rank 0
 # beats from its main loop, which a bookmark's fsync under the other tests'
 # disk load can hold up for seconds
