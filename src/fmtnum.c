@@ -106,10 +106,12 @@ int mnw_fmt_f_exact(double v, int prec)
     return v >= 0.0 && v <= 1.0 && !signbit(v);
 }
 
-static size_t fallback_f(char *out, double v, int prec)
+/* snprintf's text of v with "%.*f" (conv 'f') or "%.*g" (conv 'g'): the
+ * values outside the exact paths */
+static size_t fallback(char *out, double v, int prec, char conv)
 {
     char tmp[MNW_FMT_DBL_MAX + 1];
-    int n = snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+    int n = conv == 'f' ? snprintf(tmp, sizeof tmp, "%.*f", prec, v) : snprintf(tmp, sizeof tmp, "%.*g", prec, v);
     if (n < 0) return 0;
     if ((size_t)n > MNW_FMT_DBL_MAX) n = MNW_FMT_DBL_MAX; /* cannot happen: fmtnum.h */
     memcpy(out, tmp, (size_t)n);
@@ -119,7 +121,7 @@ static size_t fallback_f(char *out, double v, int prec)
 size_t mnw_fmt_f(char *out, double v, int prec)
 {
     prec = clamp_prec(prec, 0);
-    if (!mnw_fmt_f_exact(v, prec)) return fallback_f(out, v, prec);
+    if (!mnw_fmt_f_exact(v, prec)) return fallback(out, v, prec, 'f');
     uint64_t m;
     int k;
     split(v, &m, &k);
@@ -152,16 +154,6 @@ int mnw_fmt_g_exact(double v, int prec)
     return k <= 127 && dec_exp(m, k, 20 - prec) >= 0;
 }
 
-static size_t fallback_g(char *out, double v, int prec)
-{
-    char tmp[MNW_FMT_DBL_MAX + 1];
-    int n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-    if (n < 0) return 0;
-    if ((size_t)n > MNW_FMT_DBL_MAX) n = MNW_FMT_DBL_MAX; /* cannot happen: fmtnum.h */
-    memcpy(out, tmp, (size_t)n);
-    return (size_t)n;
-}
-
 size_t mnw_fmt_g(char *out, double v, int prec)
 {
     prec = clamp_prec(prec, 1);
@@ -169,12 +161,12 @@ size_t mnw_fmt_g(char *out, double v, int prec)
         out[0] = '0';
         return 1;
     }
-    if (!(v > 0.0 && v <= 1.0)) return fallback_g(out, v, prec);
+    if (!(v > 0.0 && v <= 1.0)) return fallback(out, v, prec, 'g');
     uint64_t m;
     int k;
     split(v, &m, &k);
     int j = k <= 127 ? dec_exp(m, k, 20 - prec) : -1;
-    if (j < 0) return fallback_g(out, v, prec);
+    if (j < 0) return fallback(out, v, prec, 'g');
     /* prec significant digits: v 10^(prec-1+j) rounded; m 10^19 < 2^117 */
     uint64_t d = round_shift((u128)m * p10[prec - 1 + j], k);
     int x = -j; /* the decimal exponent of the rounded value */
