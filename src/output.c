@@ -5,8 +5,8 @@
 
 #include "fmtnum.h"
 
-const char *const mnw_out_name[MNW_NOUT] = {"pairs.tsv.gz", "dist.column.gz", "dist.phylip"};
-const int mnw_out_gzip[MNW_NOUT] = {1, 1, 0};
+const char *const mnw_out_name[MNW_NOUT] = {"pairs.tsv.gz", "dist.column.gz", "dist.phylip", "alignments.paf.gz"};
+const int mnw_out_gzip[MNW_NOUT] = {1, 1, 0, 1};
 
 void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text)
 {
@@ -30,6 +30,10 @@ static void put_padded(mnw_buf *b, const char *name)
 #define PAIRS_LINE_ROOM (7 * MNW_FMT_INT_MAX + MNW_FMT_DBL_MAX + 16)
 /* Room one CIGAR run needs: a length below 2^30 and its op. */
 #define CIGAR_RUN_ROOM 11
+/* Room a PAF line needs besides its two names and its CIGAR: eight
+ * coordinates and lengths, matches, block length, mapping quality, NM, AS,
+ * the divergence, the strand, the tags' names, sixteen separators. */
+#define PAF_LINE_ROOM (13 * MNW_FMT_INT_MAX + MNW_FMT_DBL_MAX + 40)
 
 static inline char *put_bytes(char *p, const char *s, size_t n)
 {
@@ -110,6 +114,38 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             p = put_bytes(p, id_j, lj);
             *p++ = ' ';
             p += mnw_fmt_g(p, dist, 6);
+            *p++ = '\n';
+            b->len = (size_t)(p - b->p);
+        }
+        if (sp->enabled[MNW_OUT_PAF]) {
+            /* query = sequence i, target = sequence j (so I and D mean what
+             * they mean in pairs.tsv and in SAM), the whole of both */
+            mnw_buf *b = &text[MNW_OUT_PAF];
+            mnw_buf_reserve(b, li + lj + PAF_LINE_ROOM + a->nops * CIGAR_RUN_ROOM);
+            char *p = b->p + b->len;
+            p = put_bytes(p, id_i, li);
+            *p++ = '\t';
+            p += mnw_fmt_u64(p, na);
+            p = put_bytes(p, "\t0\t", 3);
+            p += mnw_fmt_u64(p, na);
+            p = put_bytes(p, "\t+\t", 3);
+            p = put_bytes(p, id_j, lj);
+            *p++ = '\t';
+            p += mnw_fmt_u64(p, nb);
+            p = put_bytes(p, "\t0\t", 3);
+            p += mnw_fmt_u64(p, nb);
+            *p++ = '\t';
+            p += mnw_fmt_u64(p, st.matches);
+            *p++ = '\t';
+            p += mnw_fmt_u64(p, st.length);
+            p = put_bytes(p, "\t255\tNM:i:", 10);
+            p += mnw_fmt_u64(p, (uint64_t)st.mismatches + st.gaps);
+            p = put_bytes(p, "\tAS:i:", 6);
+            p += mnw_fmt_i64(p, a->score);
+            p = put_bytes(p, "\tde:f:", 6);
+            p += mnw_fmt_f(p, dist, 6);
+            p = put_bytes(p, "\tcg:Z:", 6);
+            p = put_cigar(p, a);
             *p++ = '\n';
             b->len = (size_t)(p - b->p);
         }

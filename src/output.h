@@ -1,6 +1,7 @@
 /* output.h - the text of every output for one work list, in pair order.
  *
- * Files (docs/FORMATS.md): pairs.tsv.gz, dist.column.gz, dist.phylip.
+ * Files (docs/FORMATS.md): pairs.tsv.gz, dist.column.gz, dist.phylip,
+ * alignments.paf.gz.
  * Each work list yields its slice of each file; the CLD concatenates the
  * slices in pair order (the gzip ones as one gzip member per slice).
  * Ownership: the caller owns the buffers. Thread-safety: reentrant; the
@@ -15,7 +16,7 @@
 #include "pairs.h"
 #include "seq.h"
 
-enum { MNW_OUT_PAIRS = 0, MNW_OUT_DIST = 1, MNW_OUT_PHYLIP = 2, MNW_NOUT = 3 };
+enum { MNW_OUT_PAIRS = 0, MNW_OUT_DIST = 1, MNW_OUT_PHYLIP = 2, MNW_OUT_PAF = 3, MNW_NOUT = 4 };
 extern const char *const mnw_out_name[MNW_NOUT]; /* file names in OUTDIR */
 extern const int mnw_out_gzip[MNW_NOUT];         /* 1: gzip members */
 
@@ -27,7 +28,8 @@ typedef struct {
     int enabled[MNW_NOUT];
 } mnw_outspec;
 
-/* The file heads written before any pair (pairs.tsv header line). */
+/* The file heads written before any pair (pairs.tsv header line; the
+ * others have none). */
 void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text);
 /* Appends the text of pairs r.k0 .. r.k0+r.count-1 (alns[x] is pair
  * r.k0 + x) to text[out] of every enabled output. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define JOB_MAGIC 0x4a574e4du /* "MNWJ" */
-#define JOB_VERSION 2u /* 2: outputs (a mask) where 1 had phylip */
+#define JOB_VERSION 3u /* 2: outputs (a mask) where 1 had phylip; 3: four outputs (paf) */
 #define BOM 0x01020304u
 
 typedef struct {

@@ -69,15 +69,20 @@ mpmd() {
 
 # same_bytes A B : the output files of two OUTDIRs are identical as bytes (the
 # gzip files themselves: one gzip member per work list, so compare runs of
-# one work-list size)
+# one work-list size); alignments.paf.gz too where either has it
 same_bytes() { cmp -s "$1/pairs.tsv.gz" "$2/pairs.tsv.gz" && cmp -s "$1/dist.column.gz" "$2/dist.column.gz" &&
-               cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
+               cmp -s "$1/dist.phylip" "$2/dist.phylip" &&
+               { [ ! -e "$1/alignments.paf.gz" ] && [ ! -e "$2/alignments.paf.gz" ] ||
+                 cmp -s "$1/alignments.paf.gz" "$2/alignments.paf.gz"; }; }
 
-# cpu_ref DIR FASTA WL [SCORING...] : the CPU-only run (--cigar --phylip,
-# work lists of WL pairs) the GPU tests compare with, made once into DIR
+# every output, pairs.tsv with its CIGARs: what the GPU tests compare
+ALL_OUTPUTS=(--cigar --outputs pairs,dist,phylip,paf)
+
+# cpu_ref DIR FASTA WL [SCORING...] : the CPU-only run (ALL_OUTPUTS, work
+# lists of WL pairs) the GPU tests compare with, made once into DIR
 cpu_ref() {
     local dir=$1 fa=$2 wl=$3; shift 3
-    [ -d "$dir" ] || "$MNW" -q -i "$fa" -o "$dir" --cigar --phylip --gpus none --worklist-size "$wl" "$@"
+    [ -d "$dir" ] || "$MNW" -q -i "$fa" -o "$dir" "${ALL_OUTPUTS[@]}" --gpus none --worklist-size "$wl" "$@"
 }
 
 # same_outputs A B : the decompressed outputs of two OUTDIRs are identical

@@ -1,7 +1,7 @@
 # t_gpu_e2e.sh - bin/mnw with GPUs end to end (needs a CUDA device; run by
 # `make test-gpu`): on real 16S genes (16s-200, and 80 RDP gold genes of
 # which 40 carry IUPAC codes) the outputs (pairs.tsv.gz with CIGARs,
-# dist.column.gz, dist.phylip) are byte for byte those of the CPU-only run,
+# dist.column.gz, dist.phylip, alignments.paf.gz) are byte for byte those of the CPU-only run,
 # in every scoring mode, with each kernel forced and the automatic choice,
 # with device and host trace-back, GPU only or with
 # the CPU workers aligning too, tiny batches and work lists that straddle
@@ -30,7 +30,7 @@ for f in s200 gold80; do
             ref=cpu-$f-$name-$wl
             cpu_ref "$ref" $f.fa "$wl" $sc
             rm -rf gpu
-            ok "$f $name: mnw runs with the GPU ($v)" "$MNW" -q -i $f.fa -o gpu --cigar --phylip $sc $v
+            ok "$f $name: mnw runs with the GPU ($v)" "$MNW" -q -i $f.fa -o gpu "${ALL_OUTPUTS[@]}" $sc $v
             check "$f $name: byte-identical to the CPU run ($v)" 'same_bytes $ref gpu'
         done
     done
@@ -41,8 +41,8 @@ check "forced tileddscan: the log says so and it took every pair" \
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the GPU
 rm -rf mpi
-ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the GPU" mpmd -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --gpus none --threads 2 : \
-    -np 1 "$MNW" -q -i s200.fa -o mpi --cigar --phylip --threads 2
+ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the GPU" mpmd -np 1 "$MNW" -q -i s200.fa -o mpi "${ALL_OUTPUTS[@]}" --gpus none --threads 2 : \
+    -np 1 "$MNW" -q -i s200.fa -o mpi "${ALL_OUTPUTS[@]}" --threads 2
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-s200-lin-5000 mpi'
 
 # bad settings

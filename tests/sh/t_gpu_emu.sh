@@ -3,7 +3,7 @@
 # thread, the CUDA runtime and the warps emulated), so CI, which has no GPU,
 # runs the whole GPU path: on 20 real 16S genes, whole and cut to 100 and
 # 300 bases (so every kernel gets pairs), the outputs (pairs.tsv.gz with
-# CIGARs, dist.column.gz, dist.phylip) are byte for byte those of the
+# CIGARs, dist.column.gz, dist.phylip, alignments.paf.gz) are byte for byte those of the
 # CPU-only run, for the automatic kernel choice and each kernel forced,
 # device and host trace-back, CPU workers aligning too with tiny batches,
 # three scoring modes, and two MPI ranks (one CPU-only, one with the
@@ -38,7 +38,7 @@ for r in "${runs[@]}"; do
     ref=cpu-$f-$name-$wl
     cpu_ref "$ref" $f.fa "$wl" $sc
     rm -rf gpu
-    ok "$f $name: mnw-emu runs (${v:-auto})" "$EMU" -q -i $f.fa -o gpu --cigar --phylip $sc $v
+    ok "$f $name: mnw-emu runs (${v:-auto})" "$EMU" -q -i $f.fa -o gpu "${ALL_OUTPUTS[@]}" $sc $v
     check "$f $name: byte-identical to the CPU run (${v:-auto})" 'same_bytes $ref gpu'
     if [ -z "$v" ]; then
         lim=$(sed -nE 's/.*GPU 0: emulated GPU.*kernel rscan for rows <= ([0-9]+) \(measured; rscan \/ dscan time per cell at rows 32: [0-9.]+.*/\1/p' gpu/mnw.log | head -1)
@@ -51,8 +51,8 @@ done
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the (emulated) GPU
 rm -rf mpi
-ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the emulated GPU" mpmd -np 1 "$MNW" -q -i c300.fa -o mpi --cigar --phylip --gpus none --threads 1 --worklist-size 20 : \
-    -np 1 "$EMU" -q -i c300.fa -o mpi --cigar --phylip --threads 1 --worklist-size 20
+ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the emulated GPU" mpmd -np 1 "$MNW" -q -i c300.fa -o mpi "${ALL_OUTPUTS[@]}" --gpus none --threads 1 --worklist-size 20 : \
+    -np 1 "$EMU" -q -i c300.fa -o mpi "${ALL_OUTPUTS[@]}" --threads 1 --worklist-size 20
 cpu_ref cpu-c300-lin-20 c300.fa 20
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-c300-lin-20 mpi'
 check "2 ranks: rank 1 has the emulated GPU and did work lists" \

@@ -22,7 +22,7 @@ cp "$TDATA/16s-200.fa" s200.fa
 awk '/^>/ { n++ } n <= 100' s200.fa > s100.fa
 opts=(-q --bind no --gpus none -t 2 --worklist-size 500)
 # outs DIR : the output files of DIR, sorted, on one line
-outs() { (cd "$1" && ls pairs.tsv.gz dist.column.gz dist.phylip 2>/dev/null | sort | tr '\n' ' '); }
+outs() { (cd "$1" && ls pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz 2>/dev/null | sort | tr '\n' ' '); }
 setting() { sed -n "s/^setting $2 //p" "$1/mnw.bookmark"; }
 snap() { (cd "$1" && for f in *; do echo "$f $(cksum < "$f")"; done); }
 crc_hex() { gzip -c < "$1" | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' \n'; }
@@ -67,7 +67,7 @@ printf 'outputs =\n' > empty.conf
 refused "an empty list in a config file" "empty.conf:1: option 'outputs' needs a value" -c empty.conf
 refused "an empty name" "outputs 'pairs,,dist': an empty name" --outputs pairs,,dist
 refused "a trailing comma" "outputs 'dist,': an empty name" --outputs dist,
-refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip)" --outputs pairs,paff
+refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip, paf)" --outputs pairs,paff
 refused "a name twice" "outputs 'dist,pairs,dist': dist named twice" --outputs dist,pairs,dist
 printf '# outputs\n\noutputs = pairs;dist\n' > bad.conf
 refused "a bad list in a config file, named with its line" "bad.conf:3: outputs 'pairs;dist': unknown output" -c bad.conf
