@@ -17,7 +17,7 @@
  *
  * usage: bench_finish FASTA [--pairs N] [--worklist W] [--threads LIST]
  *                           [--reps R] [--level L]
- * (defaults: 50,000 pairs, 5,000, "1,<online CPUs>", 3, 6). Prints per row
+ * (defaults: 50,000 pairs, 5,000, "1,<online CPUs>", 3, mnw's default level). Prints per row
  * pairs/s, pairs/s per core (pairs/s / threads) and bytes per pair
  * (compressed, all outputs), best of R; ends with
  *   finish: paf R pairs/s/core
@@ -34,6 +34,7 @@
 #include "fasta.h"
 #include "finish_base.h"
 #include "nw_cpu.h"
+#include "opts.h"
 #include "pairs.h"
 #include "result.h"
 #include "util.h"
@@ -219,7 +220,7 @@ int main(int argc, char **argv)
     }
     const int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN) > 0 ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
     uint64_t npairs = 50000, wl = 5000;
-    int reps = 3, level = 6;
+    int reps = 3, level = MNW_GZIP_LEVEL_DEFAULT;
     char tdef[32];
     snprintf(tdef, sizeof tdef, ncpu > 1 ? "1,%d" : "1", ncpu);
     const char *threads = tdef;

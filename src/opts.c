@@ -47,7 +47,7 @@ static const optdef optdefs[] = {
     {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf (default pairs,dist; docs/FORMATS.md)"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
-    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 6)"},
+    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 5)"},
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
@@ -71,7 +71,7 @@ void mnw_opts_init(mnw_opts *o)
     mnw_iddef_parse("vsearch2", &o->iddef);
     o->cutoff = -1.0;
     o->countends = -1;
-    o->gzip_level = 6;
+    o->gzip_level = MNW_GZIP_LEVEL_DEFAULT;
     o->outputs = MNW_OUTSEL_DEFAULT;
     o->worklist_size = 5000;
     o->prefetch = 1;

@@ -116,8 +116,8 @@ check "mnw status while requeued: the job, its state and 'requeued 1 time'" \
 scontrol update JobId="$tlim" TimeLimit=10 >/dev/null 2>&1
 
 # the references, outside Slurm, while the jobs run
-"$MNW" -q -i s200.fa -o ref200 "${opts[@]}" -t 1
-"$MNW" -q -i gold.fa -o refgold "${opts[@]}" -t 1
+"$MNW" -q -i s200.fa -o ref200 "${opts[@]}" -t 2
+"$MNW" -q -i gold.fa -o refgold "${opts[@]}" -t 2
 
 # --- results ---
 same() { # same DESC OUTDIR REF LOG
@@ -157,13 +157,13 @@ a1=$(field "${arr}_0" JobState) a2=$(field "${arr}_1" JobState)
 check "array: both tasks COMPLETED ($a1, $a2)" '[ "$a1" = COMPLETED ] && [ "$a2" = COMPLETED ]'
 check "array: each input's run is byte-identical to its run outside Slurm" 'same_bytes arr/s200 ref200 && same_bytes arr/gold refgold'
 check "array: progress.json names the task (${arr}_1)" 'grep -q "\"slurm_job\": \"${arr}_1\"" arr/gold/progress.json'
-"$MNW" -q -i s500.fa -o ref500 "${opts[@]}" -t 1
+"$MNW" -q -i s500.fa -o ref500 "${opts[@]}" -t 2
 wait_end "$canc2"
 same "scancel, then mnw-submit --resume" canc ref500 canc.slurm-$canc2.out
 check "resumed by a second job: progress.json lists both jobs ($canc,$canc2)" \
     'grep -q "\"slurm_jobs\": \"$canc,$canc2\"" canc/progress.json'
 
-"$MNW" -q -i s1000.fa -o ref1000 "${opts[@]}" -t 1
+"$MNW" -q -i s1000.fa -o ref1000 "${opts[@]}" -t 2
 wait_end "$tlim" 400
 same "time limit, requeue, resume" tlim ref1000 tlim.slurm-$tlim.out
 check "time limit: the run resumed (progress.json resumes >= 1), one job id" \
