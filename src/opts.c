@@ -42,9 +42,9 @@ static const optdef optdefs[] = {
     {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
-    {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz: drop pairs with distance > D (default none)"},
+    {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz (PAF has it always)"},
-    {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf (default pairs,dist; docs/FORMATS.md)"},
+    {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain (default pairs,dist; docs/FORMATS.md)"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 5)"},
@@ -431,7 +431,7 @@ void mnw_opts_usage(FILE *f)
         fprintf(f, "  %-28s %s\n", left, d->help);
     }
     fprintf(f, "\nOutputs in OUTDIR (--outputs): pairs.tsv.gz, dist.column.gz, dist.phylip,\n"
-               "alignments.paf.gz; and mnw.log.\n"
+               "alignments.paf.gz, dist.column; and mnw.log.\n"
                "Config files take the same keys as the long options: key = value.\n"
                "Docs: man mnw; README.md and docs/ (installed in PREFIX/share/doc/mnw).\n");
 }

@@ -5,8 +5,9 @@
 
 #include "fmtnum.h"
 
-const char *const mnw_out_name[MNW_NOUT] = {"pairs.tsv.gz", "dist.column.gz", "dist.phylip", "alignments.paf.gz"};
-const int mnw_out_gzip[MNW_NOUT] = {1, 1, 0, 1};
+const char *const mnw_out_name[MNW_NOUT] = {"pairs.tsv.gz", "dist.column.gz", "dist.phylip", "alignments.paf.gz",
+                                            "dist.column"};
+const int mnw_out_gzip[MNW_NOUT] = {1, 1, 0, 1, 0};
 
 void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text)
 {
@@ -105,10 +106,14 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             *p++ = '\n';
             b->len = (size_t)(p - b->p);
         }
-        if (sp->enabled[MNW_OUT_DIST] && !(sp->cutoff >= 0.0 && dist > sp->cutoff)) {
-            mnw_buf *b = &text[MNW_OUT_DIST];
+        if ((sp->enabled[MNW_OUT_DIST] || sp->enabled[MNW_OUT_DISTPLAIN]) && !(sp->cutoff >= 0.0 && dist > sp->cutoff)) {
+            /* one line for dist.column.gz and dist.column: written into the
+             * first, copied into the second when both are asked for */
+            const int o = sp->enabled[MNW_OUT_DIST] ? MNW_OUT_DIST : MNW_OUT_DISTPLAIN;
+            mnw_buf *b = &text[o];
             mnw_buf_reserve(b, li + lj + MNW_FMT_DBL_MAX + 3);
-            char *p = b->p + b->len;
+            char *const start = b->p + b->len;
+            char *p = start;
             p = put_bytes(p, id_i, li);
             *p++ = ' ';
             p = put_bytes(p, id_j, lj);
@@ -116,6 +121,8 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             p += mnw_fmt_g(p, dist, 6);
             *p++ = '\n';
             b->len = (size_t)(p - b->p);
+            if (o == MNW_OUT_DIST && sp->enabled[MNW_OUT_DISTPLAIN])
+                mnw_buf_put(&text[MNW_OUT_DISTPLAIN], start, (size_t)(p - start));
         }
         if (sp->enabled[MNW_OUT_PAF]) {
             /* query = sequence i, target = sequence j (so I and D mean what

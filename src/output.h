@@ -1,7 +1,7 @@
 /* output.h - the text of every output for one work list, in pair order.
  *
  * Files (docs/FORMATS.md): pairs.tsv.gz, dist.column.gz, dist.phylip,
- * alignments.paf.gz.
+ * alignments.paf.gz, dist.column (dist.column.gz's text, uncompressed).
  * Each work list yields its slice of each file; the CLD concatenates the
  * slices in pair order (the gzip ones as one gzip member per slice).
  * Ownership: the caller owns the buffers. Thread-safety: reentrant; the
@@ -16,7 +16,7 @@
 #include "pairs.h"
 #include "seq.h"
 
-enum { MNW_OUT_PAIRS = 0, MNW_OUT_DIST = 1, MNW_OUT_PHYLIP = 2, MNW_OUT_PAF = 3, MNW_NOUT = 4 };
+enum { MNW_OUT_PAIRS = 0, MNW_OUT_DIST = 1, MNW_OUT_PHYLIP = 2, MNW_OUT_PAF = 3, MNW_OUT_DISTPLAIN = 4, MNW_NOUT = 5 };
 extern const char *const mnw_out_name[MNW_NOUT]; /* file names in OUTDIR */
 extern const int mnw_out_gzip[MNW_NOUT];         /* 1: gzip members */
 

@@ -2,7 +2,8 @@
  * output.h's MNW_OUT_* as a bit mask, its names and its one spelling.
  *
  * Names (docs/FORMATS.md): pairs (pairs.tsv.gz), dist (dist.column.gz),
- * phylip (dist.phylip), paf (alignments.paf.gz). A list is names joined by commas, in any order,
+ * phylip (dist.phylip), paf (alignments.paf.gz), dist-plain (dist.column,
+ * uncompressed: mothur reads it as it is). A list is names joined by commas, in any order,
  * each at most once; the canonical spelling (bookmarks, logs) lists them in
  * the MNW_OUT_* order. Default: pairs,dist.
  * Ownership: plain values; the caller owns every buffer.
@@ -18,8 +19,8 @@
 
 #define MNW_OUTSEL_DEFAULT ((1 << MNW_OUT_PAIRS) | (1 << MNW_OUT_DIST))
 
-extern const char *const mnw_outsel_names[MNW_NOUT]; /* "pairs", "dist", "phylip", "paf" */
-extern const char mnw_outsel_help[];                  /* "pairs, dist, phylip, paf" */
+extern const char *const mnw_outsel_names[MNW_NOUT]; /* "pairs", ..., "dist-plain" */
+extern const char mnw_outsel_help[];                  /* "pairs, dist, phylip, paf, dist-plain" */
 
 /* Parses LIST into *mask. 0, or -1 with e set (naming `where`): an empty
  * list or item, an unknown name, a name twice. *mask is unchanged then. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define JOB_MAGIC 0x4a574e4du /* "MNWJ" */
-#define JOB_VERSION 3u /* 2: outputs (a mask) where 1 had phylip; 3: four outputs (paf) */
+#define JOB_VERSION 4u /* 2: outputs (a mask) where 1 had phylip; 3: four outputs (paf); 4: five (dist-plain) */
 #define BOM 0x01020304u
 
 typedef struct {

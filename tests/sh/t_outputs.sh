@@ -6,6 +6,8 @@
 #    dist.phylip, the same bytes as a default run's and a --phylip run's;
 #    --phylip is pairs,dist,phylip; the log and the bookmark name the list
 #    (canonical order);
+#  - dist-plain writes dist.column, dist.column.gz's text; --cutoff filters
+#    it as it filters dist.column.gz;
 #  - an empty list, an empty name, an unknown name, a name twice, on the
 #    command line or in a config file: exit 2, the message names the item
 #    (and the file and line), OUTDIR not created;
@@ -22,7 +24,7 @@ cp "$TDATA/16s-200.fa" s200.fa
 awk '/^>/ { n++ } n <= 100' s200.fa > s100.fa
 opts=(-q --bind no --gpus none -t 2 --worklist-size 500)
 # outs DIR : the output files of DIR, sorted, on one line
-outs() { (cd "$1" && ls pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz 2>/dev/null | sort | tr '\n' ' '); }
+outs() { (cd "$1" && ls pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz dist.column 2>/dev/null | sort | tr '\n' ' '); }
 setting() { sed -n "s/^setting $2 //p" "$1/mnw.bookmark"; }
 snap() { (cd "$1" && for f in *; do echo "$f $(cksum < "$f")"; done); }
 crc_hex() { gzip -c < "$1" | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' \n'; }
@@ -48,6 +50,13 @@ check "--outputs phylip,pairs: pairs.tsv.gz and dist.phylip, no dist.column.gz" 
 check "--outputs phylip,pairs: the same bytes as the default and --phylip runs" \
     'cmp -s pp/pairs.tsv.gz ref/pairs.tsv.gz && cmp -s pp/dist.phylip refph/dist.phylip'
 check "--outputs phylip,pairs: the bookmark spells it pairs,phylip" '[ "$(setting pp outputs)" = "pairs,phylip" ]'
+"$MNW" -i s100.fa -o plain "${opts[@]}" --outputs dist-plain
+check "--outputs dist-plain: dist.column alone, the text of the default run's dist.column.gz" \
+    '[ "$(outs plain)" = "dist.column " ] && cmp -s plain/dist.column <(zcat ref/dist.column.gz)'
+"$MNW" -i s100.fa -o plaincut "${opts[@]}" --outputs dist,dist-plain --cutoff 0.2
+check "--outputs dist,dist-plain --cutoff 0.2: both filtered alike, the distances <= 0.2 of the full run" \
+    'cmp -s plaincut/dist.column <(zcat plaincut/dist.column.gz) && cmp -s plaincut/dist.column <(zcat ref/dist.column.gz | awk "\$3 <= 0.2") &&
+     [ -s plaincut/dist.column ] && [ "$(wc -l < plaincut/dist.column)" -lt 4950 ]'
 "$MNW" -i s100.fa -o cfg "${opts[@]}" -c <(printf 'outputs = dist\n')
 check "outputs = dist in a config file: dist.column.gz alone, the same bytes" \
     '[ "$(outs cfg)" = "dist.column.gz " ] && cmp -s cfg/dist.column.gz ref/dist.column.gz'
@@ -67,7 +76,7 @@ printf 'outputs =\n' > empty.conf
 refused "an empty list in a config file" "empty.conf:1: option 'outputs' needs a value" -c empty.conf
 refused "an empty name" "outputs 'pairs,,dist': an empty name" --outputs pairs,,dist
 refused "a trailing comma" "outputs 'dist,': an empty name" --outputs dist,
-refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip, paf)" --outputs pairs,paff
+refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip, paf, dist-plain)" --outputs pairs,paff
 refused "a name twice" "outputs 'dist,pairs,dist': dist named twice" --outputs dist,pairs,dist
 printf '# outputs\n\noutputs = pairs;dist\n' > bad.conf
 refused "a bad list in a config file, named with its line" "bad.conf:3: outputs 'pairs;dist': unknown output" -c bad.conf
