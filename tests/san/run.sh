@@ -16,19 +16,21 @@
 #
 # Two depths (docs/TESTING.md, "Sanitizers and fuzzing"):
 #  - quick (the default; `make asan`, `make tsan`, CI): every unit test and
-#    every shell test runs, so every code path (MPI ranks, resume, stop
+#    every shell test but t_bench.sh runs, so every code path (MPI ranks, resume, stop
 #    signals, the GPU emulation, the formats, the errors) runs instrumented,
 #    but the tests repeat the same path fewer times (MNW_TEST_QUICK: 3 of
 #    t_mpi's 12 rank x list-size runs, 4 of t_resume's 9 kills, fewer
 #    t_e2e variants on fewer genes, one test_tb scoring mode,
-#    MNW_GPU_TEST_SMALL's pairs in test_gpu_emu);
+#    MNW_GPU_TEST_SMALL's pairs in test_gpu_emu, t_paf on fewer genes), and
+#    t_bench.sh (the benchmark programs) is skipped;
 #  - full (`make asan-full`, `make tsan-full`): every repetition, as in
 #    `make test`.
 # Both: t_e2e.sh does not also compare scores with parasail (MNW_SAN:
 # parasail is not instrumented; `make test` compares them). The emulated GPU
 # kernels are not instrumented (Makefile: their lanes are coroutines on
 # stacks switched by hand); the host side of the GPU code is.
-# MNW_SAN_SKIP="NAME ..." skips tests.
+# MNW_SAN_SKIP="NAME ..." skips those tests instead of the default (set and
+# empty: none skipped).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -58,7 +60,12 @@ if [ "$san" = asan ]; then
 else
     export TSAN_OPTIONS="$common:second_deadlock_stack=1:suppressions=$ROOT/tests/san/tsan.supp:print_suppressions=0"
 fi
-export MNW_TEST_SKIP="${MNW_SAN_SKIP:-}"
+# quick depth: t_bench.sh is left to `make test` and the full depth (it runs
+# the benchmark programs, whose production code the other tests run
+# instrumented; under the sanitizers it took 72-76 s of CI's 2 cores)
+skip_default=""
+[ "$depth" = quick ] && skip_default="t_bench.sh"
+export MNW_TEST_SKIP="${MNW_SAN_SKIP-$skip_default}"
 echo "$san ($depth): build-$san, bin-$san/mnw; reports in $reports${MNW_TEST_SKIP:+; skipped: $MNW_TEST_SKIP}"
 bash tests/run.sh "$@"
 rc=$?
