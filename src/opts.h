@@ -18,12 +18,12 @@
 
 #define MNW_VERSION "0.1.0"
 
-/* A per-node setting: applies on hosts whose name matches `pattern` (a
- * shell glob), from a config section "[host PATTERN]" or --host. */
 /* The outputs' default gzip level (--gzip-level): 5, from the speed/size
  * measurements of docs/DECISIONS.md (issue 19). */
 #define MNW_GZIP_LEVEL_DEFAULT 5
 
+/* A per-node setting: applies on hosts whose name matches `pattern` (a
+ * shell glob), from a config section "[host PATTERN]" or --host. */
 typedef struct {
     char *pattern, *key, *value, *where;
 } mnw_host_rule;

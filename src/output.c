@@ -32,9 +32,10 @@ static void put_padded(mnw_buf *b, const char *name)
 /* Room one CIGAR run needs: a length below 2^30 and its op. */
 #define CIGAR_RUN_ROOM 11
 /* Room a PAF line needs besides its two names and its CIGAR: eight
- * coordinates and lengths, matches, block length, mapping quality, NM, AS,
- * the divergence, the strand, the tags' names, sixteen separators. */
-#define PAF_LINE_ROOM (13 * MNW_FMT_INT_MAX + MNW_FMT_DBL_MAX + 40)
+ * integers (each length twice, matches, block length, NM, AS), the
+ * divergence, and 42 bytes of fixed text (separators, the two starts, the
+ * strand, the mapping quality, the tags' names, the newline). */
+#define PAF_LINE_ROOM (8 * MNW_FMT_INT_MAX + MNW_FMT_DBL_MAX + 48)
 
 static inline char *put_bytes(char *p, const char *s, size_t n)
 {

@@ -92,6 +92,21 @@ same_outputs() {
         { [ ! -e "$1/dist.phylip" ] || cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
 }
 
+# term_mid_run OUTDIR ARGS... : mnw -o OUTDIR ARGS in the background (its
+# stderr to OUTDIR.err), SIGTERM 0.3 s after its first bookmark; its exit
+# status in $rc (3: stopped, resumable)
+term_mid_run() {
+    local dir=$1 job k
+    shift
+    "$MNW" -o "$dir" "$@" 2>"$dir.err" &
+    job=$!
+    for ((k = 0; k < 3000; k++)); do [ -s "$dir/mnw.bookmark" ] && break; sleep 0.01; done
+    sleep 0.3
+    kill -TERM $job
+    wait $job
+    rc=$?
+}
+
 # mnw_pids OUTDIR : pids of every process of the job writing OUTDIR (mpirun
 # included: its command line names mnw and OUTDIR), started with -o OUTDIR or
 # --resume OUTDIR. Reads /proc with builtins only: no procps (minimal

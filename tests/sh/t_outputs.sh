@@ -83,13 +83,7 @@ refused "a bad list in a config file, named with its line" "bad.conf:3: outputs 
 
 # --- stopped and resumed ---
 "$MNW" -i s200.fa -o full "${opts[@]}" --outputs dist --worklist-size 100
-"$MNW" -i s200.fa -o st "${opts[@]}" --outputs dist --worklist-size 100 -t 1 2>st.err &
-job=$!
-for ((k = 0; k < 3000; k++)); do [ -s st/mnw.bookmark ] && break; sleep 0.01; done
-sleep 0.3
-kill -TERM $job
-wait $job
-rc=$?
+term_mid_run st -i s200.fa "${opts[@]}" --outputs dist --worklist-size 100 -t 1
 check "--outputs dist stopped by SIGTERM: exit 3, the bookmark short of the end" \
     '[ $rc -eq 3 ] && [ "$(sed -n "s/^watermark //p" st/mnw.bookmark)" -lt 19900 ]'
 before=$(snap st)

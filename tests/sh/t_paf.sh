@@ -80,13 +80,7 @@ check "the trace-back thread: the same PAF bytes" 'cmp -s tbt/alignments.paf.gz 
 
 # stopped and resumed (lists of 100 pairs, one worker, so the stop lands mid-run)
 "$MNW" -i s200.fa -o full "${opts[@]}" --outputs paf --worklist-size 100
-"$MNW" -i s200.fa -o st "${opts[@]}" --outputs paf --worklist-size 100 -t 1 2>st.err &
-job=$!
-for ((k = 0; k < 3000; k++)); do [ -s st/mnw.bookmark ] && break; sleep 0.01; done
-sleep 0.3
-kill -TERM $job
-wait $job
-rc=$?
+term_mid_run st -i s200.fa "${opts[@]}" --outputs paf --worklist-size 100 -t 1
 check "--outputs paf stopped by SIGTERM: exit 3, the bookmark short of the end" \
     '[ $rc -eq 3 ] && [ "$(sed -n "s/^watermark //p" st/mnw.bookmark)" -lt $ps ]'
 "$MNW" -q --resume st -t 2 --gpus none
