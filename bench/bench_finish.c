@@ -14,6 +14,10 @@
  * both paths give the same decompressed bytes for every work list. A third
  * setting, --outputs paf (alignments.paf.gz alone), has no baseline (the
  * path before issue 19 wrote no PAF): its rows are the production path's.
+ * A fourth, counts (issue 20): the default outputs from alignments that
+ * hold only their figures (pathfig.h, as counts mode's workers and GPU
+ * hand them over), the default setting's runs path as its baseline in the
+ * same run; it checks that both give the same compressed bytes.
  *
  * usage: bench_finish FASTA [--pairs N] [--worklist W] [--threads LIST]
  *                           [--reps R] [--level L]
@@ -21,6 +25,7 @@
  * pairs/s, pairs/s per core (pairs/s / threads) and bytes per pair
  * (compressed, all outputs), best of R; ends with
  *   finish: paf R pairs/s/core
+ *   finish: counts C pairs/s/core (runs P, C/P)
  *   finish: default P pairs/s/core, cigar Q pairs/s/core (baseline P0, Q0)
  * from the one-thread rows.
  */
@@ -166,6 +171,29 @@ static long check_same(const mnw_job_spec *js, const mnw_aln *alns, uint64_t npa
     return bad;
 }
 
+/* Work lists whose results from the figures differ from those from the
+ * runs (compressed bytes of every output). */
+static long check_counts(const mnw_job_spec *js, const mnw_aln *alns, const mnw_aln *figs, uint64_t npairs, uint64_t wl)
+{
+    mnw_buf t[MNW_NOUT];
+    for (int o = 0; o < MNW_NOUT; o++) mnw_buf_init(&t[o]);
+    long bad = 0;
+    mnw_err e;
+    for (uint64_t k0 = 0; k0 < npairs; k0 += wl) {
+        mnw_range r = {k0, npairs - k0 < wl ? npairs - k0 : wl};
+        mnw_result *a = mnw_result_build(js, r, alns + k0, 0, t, &e);
+        mnw_result *f = mnw_result_build(js, r, figs + k0, 0, t, &e);
+        int same = a && f;
+        for (int o = 0; same && o < MNW_NOUT; o++)
+            same = a->data[o].len == f->data[o].len && !memcmp(a->data[o].p, f->data[o].p, a->data[o].len);
+        if (!same) bad++;
+        mnw_result_free(a);
+        mnw_result_free(f);
+    }
+    for (int o = 0; o < MNW_NOUT; o++) mnw_buf_free(&t[o]);
+    return bad;
+}
+
 typedef struct {
     const mnw_seqset *S;
     const mnw_scoring *sc;
@@ -277,7 +305,20 @@ int main(int argc, char **argv)
            argv[1], S.n, (unsigned long long)npairs, mnw_now() - t0, ncpu, (double)ops / (double)npairs,
            (unsigned long long)wl, level, ncpu, reps);
 
-    enum { NSET = 3, SET_PAF = 2 };
+    /* counts mode: the same alignments as figures only */
+    mnw_aln *figs = calloc(npairs, sizeof *figs);
+    for (uint64_t k = 0; k < npairs; k++) {
+        uint64_t i, j;
+        mnw_pair_ij(k, &i, &j);
+        mnw_aln_init(&figs[k]);
+        figs[k].score = alns[k].score;
+        figs[k].has_fig = 1;
+        const mnw_iddef d = MNW_IDDEF_DEFAULT;
+        mnw_pathfig_of_runs(&d, alns[k].ops, alns[k].nops, mnw_seq_codes(&S, i), mnw_seq_len(&S, i),
+                            mnw_seq_codes(&S, j), mnw_seq_len(&S, j), &figs[k].fig);
+    }
+
+    enum { NSET = 4, SET_PAF = 2, SET_COUNTS = 3 };
     mnw_outspec spec[NSET];
     for (int c = 0; c < NSET; c++) {
         memset(&spec[c], 0, sizeof spec[c]);
@@ -290,14 +331,21 @@ int main(int argc, char **argv)
         else
             spec[c].enabled[MNW_OUT_PAIRS] = spec[c].enabled[MNW_OUT_DIST] = 1;
     }
-    const char *cname[NSET] = {"default", "cigar", "paf"};
-    double one[NSET][2] = {{0, 0}, {0, 0}, {0, 0}}; /* [setting][base]: pairs/s on 1 thread */
+    const char *cname[NSET] = {"default", "cigar", "paf", "counts"};
+    double one[NSET][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}}; /* [setting][base]: pairs/s on 1 thread */
     printf("%-8s %-10s %7s %10s %9s %12s %14s %12s\n", "outputs", "path", "threads", "pairs", "seconds", "pairs/s",
            "pairs/s/core", "bytes/pair");
     int rc = 0;
     for (int c = 0; c < NSET; c++) {
-        mnw_job_spec js = {&spec[c], &sc, level};
-        if (c != SET_PAF) { /* PAF has no baseline to equal */
+        mnw_job_spec js = {&spec[c], &sc, level, NULL};
+        if (c == SET_COUNTS) {
+            long bad = check_counts(&js, alns, figs, npairs, wl);
+            printf("# counts: the outputs from the figures equal those from the runs, byte for byte, in %s (%ld of %llu "
+                   "work lists differ)\n",
+                   bad == 0 ? "every work list" : "NOT every work list", bad,
+                   (unsigned long long)((npairs + wl - 1) / wl));
+            if (bad) rc = 1;
+        } else if (c != SET_PAF) { /* PAF has no baseline to equal */
             long bad = check_same(&js, alns, npairs, wl);
             printf("# %s: the production path's outputs, decompressed, equal the baseline's text in %s (%ld of %llu "
                    "work lists differ)\n",
@@ -307,7 +355,8 @@ int main(int argc, char **argv)
         }
         for (int k = 0; k < ntl; k++)
             for (int base = 0; base < (c == SET_PAF ? 1 : 2); base++) {
-                job J = {&js, alns, npairs, wl, base, 0, 0, 0};
+                /* counts: its baseline is the runs path (the production path on the runs) */
+                job J = {&js, c == SET_COUNTS && !base ? figs : alns, npairs, wl, c == SET_COUNTS ? 0 : base, 0, 0, 0};
                 double best = 1e30;
                 uint64_t bytes = 0;
                 for (int r = 0; r < reps; r++) {
@@ -320,17 +369,25 @@ int main(int argc, char **argv)
                 }
                 const double pps = (double)npairs / best;
                 if (tl[k] == 1) one[c][base] = pps;
-                printf("%-8s %-10s %7d %10llu %9.3f %12.0f %14.0f %12.2f\n", cname[c], base ? "baseline" : "mnw",
+                printf("%-8s %-10s %7d %10llu %9.3f %12.0f %14.0f %12.2f\n", cname[c],
+                       base ? (c == SET_COUNTS ? "runs" : "baseline") : "mnw",
                        tl[k], (unsigned long long)npairs, best, pps, pps / tl[k], (double)bytes / (double)npairs);
                 fflush(stdout);
             }
     }
     if (one[SET_PAF][0] > 0) printf("finish: paf %.0f pairs/s/core\n", one[SET_PAF][0]);
+    if (one[SET_COUNTS][0] > 0 && one[SET_COUNTS][1] > 0)
+        printf("finish: counts %.0f pairs/s/core (runs %.0f, %.2fx)\n", one[SET_COUNTS][0], one[SET_COUNTS][1],
+               one[SET_COUNTS][0] / one[SET_COUNTS][1]);
     if (one[0][0] > 0)
         printf("finish: default %.0f pairs/s/core, cigar %.0f pairs/s/core (baseline %.0f, %.0f)\n", one[0][0], one[1][0],
                one[0][1], one[1][1]);
-    for (uint64_t k = 0; k < npairs; k++) mnw_aln_free(&alns[k]);
+    for (uint64_t k = 0; k < npairs; k++) {
+        mnw_aln_free(&alns[k]);
+        mnw_aln_free(&figs[k]);
+    }
     free(alns);
+    free(figs);
     mnw_seqset_free(&S);
     return rc;
 }

@@ -243,6 +243,10 @@ static void *gpu_main(void *p)
         mnw_gpu_opts o;
         mnw_gpu_opts_default(&o);
         o.traceback_device = st->cfg->tb_device;
+        if (st->cfg->js->figs) { /* counts mode (issue 20) */
+            o.figures = 1;
+            o.eqt = *st->cfg->js->figs;
+        }
         o.max_pairs = st->cfg->gpu_batch;
         o.kernel = st->cfg->gpu_kernel;
         double t0 = mnw_now();

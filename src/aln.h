@@ -9,6 +9,8 @@
  *   MNW_OP_D   'D'  a base of b (sequence j) against a gap
  * Each run is one uint32_t: (length << 2) | op. Adjacent runs never share an op.
  *
+ * In counts mode (issue 20) an alignment holds its figures (pathfig.h)
+ * instead of runs: has_fig set, nops 0.
  * Ownership: an mnw_aln owns its ops array (mnw_aln_free).
  * Thread-safety: one mnw_aln per thread; no shared state.
  */
@@ -17,6 +19,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "pathfig.h"
 
 enum { MNW_OP_EQ = 0, MNW_OP_X = 1, MNW_OP_I = 2, MNW_OP_D = 3 };
 #define MNW_RUN(len, op) (((uint32_t)(len) << 2) | (uint32_t)(op))
@@ -29,6 +33,10 @@ typedef struct {
     int32_t score;
     uint32_t *ops;
     size_t nops, cap;
+    /* counts mode (pathfig.h): the figures were counted along the path and
+     * no runs were kept (nops = 0); the outputs read fig instead */
+    int has_fig;
+    mnw_pathfig fig;
 } mnw_aln;
 
 void mnw_aln_init(mnw_aln *a);

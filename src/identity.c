@@ -37,19 +37,6 @@ static inline int col_eq(int fam, uint8_t x, uint8_t y)
     }
 }
 
-typedef struct {
-    uint64_t len;        /* columns */
-    uint64_t pairs;      /* columns with a residue on both sides (= and X) */
-    uint64_t eq;         /* of those, matches by the tool's rule */
-    uint64_t gcols;      /* gap columns (I and D) */
-    uint64_t gruns;      /* gap runs (I and D runs; terminal ones included) */
-    uint64_t lead_cols, lead_runs;   /* gaps before the first pair column */
-    uint64_t trail_cols, trail_runs; /* gaps after the last pair column */
-    uint64_t first_gap;  /* length of the first run if it is a gap run */
-    uint64_t last_gap;   /* length of the last run if it is a gap run and
-                            not also the first run */
-} idcount;
-
 /* 1 when s[0..n) holds an ambiguity code: an OR of every code, which the
  * compiler vectorizes (the bases 0-3 set no bit above the lowest two). */
 static int has_ambiguity(const uint8_t *s, size_t n)
@@ -108,14 +95,14 @@ static inline uint64_t x_matches(int fam, const uint32_t *ops, size_t nops, cons
  * mispredicted about every other one); the terminal gaps from the runs at
  * either end; the X columns that match from x_matches. */
 static inline void count_runs(int fam, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
-                              const uint8_t *b, size_t nb, idcount *c, mnw_alnstats *st)
+                              const uint8_t *b, size_t nb, mnw_pathfig *c, mnw_alnstats *st)
 {
     mnw_runs_stats(ops, nops, st);
-    c->len = st->length;
-    c->pairs = (uint64_t)st->matches + st->mismatches;
+    c->pairs = st->matches + st->mismatches;
+    c->matches = st->matches;
     c->eq = st->matches;
-    c->gcols = st->gaps;
-    c->gruns = st->gap_opens;
+    c->gaps = st->gaps;
+    c->gap_opens = st->gap_opens;
     c->lead_cols = c->lead_runs = c->trail_cols = c->trail_runs = 0;
     size_t f = 0;
     while (f < nops && MNW_RUN_OP(ops[f]) >= MNW_OP_I) {
@@ -134,23 +121,26 @@ static inline void count_runs(int fam, const uint32_t *ops, size_t nops, const u
     }
     c->first_gap = nops && MNW_RUN_OP(ops[0]) >= MNW_OP_I ? MNW_RUN_LEN(ops[0]) : 0;
     c->last_gap = nops >= 2 && MNW_RUN_OP(ops[nops - 1]) >= MNW_OP_I ? MNW_RUN_LEN(ops[nops - 1]) : 0;
-    if (st->mismatches) c->eq += x_matches(fam, ops, nops, a, na, b, nb);
+    if (st->mismatches) c->eq += (uint32_t)x_matches(fam, ops, nops, a, na, b, nb);
 }
 
 static double ratio(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : 0.0; }
 
-static double id_vsearch(mnw_idkind kind, const idcount *c, size_t na, size_t nb)
+/* The figures' columns (pairs + gaps) as 64 bits, for the sums below. */
+static inline uint64_t fig_len(const mnw_pathfig *c) { return (uint64_t)c->pairs + c->gaps; }
+
+static double id_vsearch(mnw_idkind kind, const mnw_pathfig *c, size_t na, size_t nb)
 {
     switch (kind) {
     case MNW_ID_VSEARCH0: return ratio(c->eq, na < nb ? na : nb);
-    case MNW_ID_VSEARCH2: return ratio(c->eq, c->len - c->first_gap - c->last_gap);
+    case MNW_ID_VSEARCH2: return ratio(c->eq, fig_len(c) - c->first_gap - c->last_gap);
     case MNW_ID_VSEARCH3: {
         size_t longest = na > nb ? na : nb;
         if (longest == 0) return 0.0;
-        double v = 1.0 - (double)(c->pairs - c->eq + c->gruns) / (double)longest;
+        double v = 1.0 - (double)((uint64_t)c->pairs - c->eq + c->gap_opens) / (double)longest;
         return v > 0.0 ? v : 0.0;
     }
-    default: /* VSEARCH1, VSEARCH4 */ return ratio(c->eq, c->len);
+    default: /* VSEARCH1, VSEARCH4 */ return ratio(c->eq, fig_len(c));
     }
 }
 
@@ -164,53 +154,92 @@ static double mothur_id(uint64_t diff, uint64_t den)
     return 1.0 - dist;
 }
 
-static double id_mothur(mnw_idkind kind, int countends, const idcount *c)
+static double id_mothur(mnw_idkind kind, int countends, const mnw_pathfig *c)
 {
-    uint64_t mism = c->pairs - c->eq;
+    uint64_t mism = (uint64_t)c->pairs - c->eq;
     if (kind == MNW_ID_MOTHUR_NOGAPS) return mothur_id(mism, c->pairs);
     if (countends) {
-        if (kind == MNW_ID_MOTHUR_ONEGAP) return mothur_id(mism + c->gruns, c->pairs + c->gruns);
-        return mothur_id(mism + c->gcols, c->len); /* eachgap */
+        if (kind == MNW_ID_MOTHUR_ONEGAP) return mothur_id(mism + c->gap_opens, (uint64_t)c->pairs + c->gap_opens);
+        return mothur_id(mism + c->gaps, fig_len(c)); /* eachgap */
     }
     if (c->pairs == 0) return 0.0; /* no overlap: distance 1 */
     if (kind == MNW_ID_MOTHUR_ONEGAP) {
         /* from the first to the last pair column; mothur's denominator is
          * one less than the columns it counts (onegapignore.cpp) */
-        uint64_t gi = c->gruns - c->lead_runs - c->trail_runs;
+        uint64_t gi = (uint64_t)c->gap_opens - c->lead_runs - c->trail_runs;
         return mothur_id(mism + gi, c->pairs + gi - 1);
     }
     /* eachgap: from the first to the last pair column, plus, in the
      * numerator only, the trailing gap runs before the final one */
-    uint64_t gci = c->gcols - c->lead_cols - c->trail_cols;
-    uint64_t extra = c->trail_runs ? c->trail_cols - c->last_gap : 0;
+    uint64_t gci = (uint64_t)c->gaps - c->lead_cols - c->trail_cols;
+    uint64_t extra = c->trail_runs ? (uint64_t)c->trail_cols - c->last_gap : 0;
     return mothur_id(mism + gci + extra, c->pairs + gci);
 }
 
-double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
-                          const uint8_t *b, size_t nb, mnw_alnstats *st)
+static int fam_of(mnw_idkind kind)
 {
-    idcount c;
-    mnw_alnstats own;
-    if (!st) st = &own;
+    switch (kind) {
+    case MNW_ID_NEEDLE: return EQ_NEEDLE;
+    case MNW_ID_MOTHUR_ONEGAP:
+    case MNW_ID_MOTHUR_EACHGAP:
+    case MNW_ID_MOTHUR_NOGAPS: return EQ_MOTHUR;
+    default: return EQ_VSEARCH;
+    }
+}
+
+void mnw_eqtab_of(const mnw_iddef *d, mnw_eqtab *t)
+{
+    const int fam = fam_of(d->kind);
+    memset(t, 0, sizeof *t);
+    for (int x = 0; x < MNW_NCODES; x++)
+        for (int y = 0; y < MNW_NCODES; y++)
+            if (x < 4 && y < 4 ? x == y : col_eq(fam, (uint8_t)x, (uint8_t)y)) t->row[x] |= (uint16_t)(1u << y);
+}
+
+void mnw_pathfig_of_runs(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                         const uint8_t *b, size_t nb, mnw_pathfig *f)
+{
+    mnw_alnstats st;
+    count_runs(fam_of(d->kind), ops, nops, a, na, b, nb, f, &st);
+}
+
+void mnw_pathfig_stats(const mnw_pathfig *f, mnw_alnstats *st)
+{
+    st->length = f->pairs + f->gaps;
+    st->matches = f->matches;
+    st->mismatches = f->pairs - f->matches;
+    st->gap_opens = f->gap_opens;
+    st->gaps = f->gaps;
+}
+
+double mnw_identity_fig(const mnw_iddef *d, const mnw_pathfig *f, size_t na, size_t nb)
+{
     switch (d->kind) {
     case MNW_ID_VSEARCH0:
     case MNW_ID_VSEARCH1:
     case MNW_ID_VSEARCH2:
     case MNW_ID_VSEARCH3:
-    case MNW_ID_VSEARCH4:
-        count_runs(EQ_VSEARCH, ops, nops, a, na, b, nb, &c, st);
-        return id_vsearch(d->kind, &c, na, nb);
-    case MNW_ID_NEEDLE:
-        count_runs(EQ_NEEDLE, ops, nops, a, na, b, nb, &c, st);
-        return ratio(c.eq, c.len);
+    case MNW_ID_VSEARCH4: return id_vsearch(d->kind, f, na, nb);
+    case MNW_ID_NEEDLE: return ratio(f->eq, fig_len(f));
     case MNW_ID_MOTHUR_ONEGAP:
     case MNW_ID_MOTHUR_EACHGAP:
-    case MNW_ID_MOTHUR_NOGAPS:
-        count_runs(EQ_MOTHUR, ops, nops, a, na, b, nb, &c, st);
-        return id_mothur(d->kind, d->countends, &c);
+    case MNW_ID_MOTHUR_NOGAPS: return id_mothur(d->kind, d->countends, f);
     }
-    mnw_runs_stats(ops, nops, st);
     return 0.0;
+}
+
+double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                          const uint8_t *b, size_t nb, mnw_alnstats *st)
+{
+    mnw_pathfig c;
+    mnw_alnstats own;
+    if (!st) st = &own;
+    if ((int)d->kind < 0 || (int)d->kind >= MNW_ID_NKINDS) {
+        mnw_runs_stats(ops, nops, st);
+        return 0.0;
+    }
+    count_runs(fam_of(d->kind), ops, nops, a, na, b, nb, &c, st);
+    return mnw_identity_fig(d, &c, na, nb);
 }
 
 double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "aln.h"
+#include "pathfig.h"
 
 typedef enum {
     MNW_ID_VSEARCH0,        /* matches / shorter sequence length (CD-HIT)    */
@@ -75,5 +76,23 @@ double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,
  * The codes are read only when an 'X' run holds an ambiguity code. */
 double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
                           const uint8_t *b, size_t nb, mnw_alnstats *st);
+
+/* The figures (pathfig.h) of the alignment ops[0..nops) of a with b, as
+ * mnw_identity_stats counts them for definition d (its rule for the
+ * ambiguity-code columns goes into f->eq). */
+void mnw_pathfig_of_runs(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                         const uint8_t *b, size_t nb, mnw_pathfig *f);
+
+/* Identity in [0,1] under d from an alignment's figures (f->eq counted by
+ * d's rule: mnw_pathfig_of_runs, or the trace-back walk with mnw_eqtab_of's
+ * table); equal to mnw_identity of the same alignment, bit for bit. */
+double mnw_identity_fig(const mnw_iddef *d, const mnw_pathfig *f, size_t na, size_t nb);
+
+/* The pairs.tsv columns (aln.h) from the figures. */
+void mnw_pathfig_stats(const mnw_pathfig *f, mnw_alnstats *st);
+
+/* The table of the aligned columns d counts as identical (pathfig.h), for
+ * the walk that counts figures without runs. */
+void mnw_eqtab_of(const mnw_iddef *d, mnw_eqtab *t);
 
 #endif

@@ -211,6 +211,18 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     for (int k = 0; k < MNW_NOUT; k++) spec->enabled[k] = mnw_outsel_has(js->outputs, k);
 }
 
+/* Counts mode (issue 20, docs/DECISIONS.md): the figures are counted along
+ * the path and no runs are kept, unless --counts no or an output needs a
+ * CIGAR (then --counts yes was refused by mnw_opts_check_counts). Returns the
+ * table of the identity definition in t, or NULL for runs. */
+static const mnw_eqtab *counts_table(const mnw_opts *o, const mnw_jobset *js, mnw_eqtab *t)
+{
+    const int runs = (js->cigar && mnw_outsel_has(js->outputs, MNW_OUT_PAIRS)) || mnw_outsel_has(js->outputs, MNW_OUT_PAF);
+    if (o->counts == 0 || runs) return NULL;
+    mnw_eqtab_of(&js->iddef, t);
+    return t;
+}
+
 /* What rank 0 knows of the run before it starts. */
 typedef struct {
     int resumed;
@@ -288,6 +300,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     if (o->resume) {
         int r = resume_settings(o, rs, e);
         if (r) return r;
+        if (mnw_opts_check_counts(o, e)) return -1; /* the resumed job's outputs are known now */
         mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
         /* before anything is written (the log included) */
         mnw_outspec spec;
@@ -375,8 +388,11 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
              o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
              o->iddef.countends ? "" : " (countends=no)");
     char files[128];
-    LOG_INFO("outputs: %s%s", outputs_files(mnw_opts_outputs(o), files, sizeof files),
-             o->cigar && mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAIRS) ? " (with CIGARs)" : "");
+    LOG_INFO("outputs: %s%s; %s", outputs_files(mnw_opts_outputs(o), files, sizeof files),
+             o->cigar && mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAIRS) ? " (with CIGARs)" : "",
+             mnw_opts_needs_runs(o) ? "alignments kept as runs (an output needs the CIGAR)"
+             : o->counts == 0      ? "alignments kept as runs (--counts no)"
+                                   : "counts mode: the figures counted along each path, no runs kept");
     uint64_t all_workers = 0, all_gpu_lists = 0, all_gpus = 0;
     for (int r = 0; r < size; r++) {
         all_workers += (uint64_t)nodes[r].workers;
@@ -445,7 +461,8 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     progress_ctx pc = {&cld, mnw_now(), npairs, o->quiet, {{0}}, 0, &prog, &net};
     net.tick = progress_tick;
     net.tick_ctx = &pc;
-    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
+    mnw_eqtab eqt;
+    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
     mnw_nld_cfg cfg = nld_cfg(o, &js, workers, first_slot(nodes, 0), jset->worklist_size);
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
@@ -512,7 +529,8 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
 {
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
-    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level};
+    mnw_eqtab eqt;
+    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
     mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size);
     mnw_nldnet net;
     mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);

@@ -44,6 +44,7 @@ static const optdef optdefs[] = {
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz (PAF has it always)"},
+    {"counts", 0, T_VALUE, "auto|yes|no", "count the outputs' figures along the path and keep no alignment (default auto: where no output needs a CIGAR; no: the full trace-back, same bytes)"},
     {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain (default pairs,dist; docs/FORMATS.md)"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
@@ -71,6 +72,7 @@ void mnw_opts_init(mnw_opts *o)
     mnw_iddef_parse("vsearch2", &o->iddef);
     o->cutoff = -1.0;
     o->countends = -1;
+    o->counts = -1;
     o->gzip_level = MNW_GZIP_LEVEL_DEFAULT;
     o->outputs = MNW_OUTSEL_DEFAULT;
     o->worklist_size = 5000;
@@ -268,6 +270,11 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: cutoff must be a distance from 0 to 1, not '%s'", where, v);
         o->cutoff = c;
     } else if (!strcmp(key, "cigar")) o->cigar = flag;
+    else if (!strcmp(key, "counts")) {
+        if (!strcmp(v, "auto")) o->counts = -1;
+        else if (parse_bool(v, &o->counts))
+            return mnw_err_set(e, "%s: counts takes auto, yes or no, not '%s'", where, v);
+    }
     else if (!strcmp(key, "outputs")) {
         if (mnw_outsel_parse(v, where, &o->outputs, e)) return -1;
     }
@@ -409,7 +416,30 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
     }
     if (!o->input) return mnw_err_set(e, "no input: give -i SEQS.fa (see mnw --help)");
     if (!o->outdir) return mnw_err_set(e, "no output directory: give -o OUTDIR (see mnw --help)");
+    const int out = mnw_opts_outputs(o);
+    if (o->cutoff >= 0.0 && !mnw_outsel_has(out, MNW_OUT_DIST) && !mnw_outsel_has(out, MNW_OUT_DISTPLAIN)) {
+        char buf[128];
+        return mnw_err_set(e, "--cutoff %g: it filters dist.column.gz and dist.column only, and --outputs %s writes "
+                              "neither (add dist or dist-plain to --outputs, or leave --cutoff out)",
+                           o->cutoff, mnw_outsel_format(out, buf, sizeof buf));
+    }
+    if (mnw_opts_check_counts(o, e)) return -1;
     return mnw_scoring_check(&o->sc, e);
+}
+
+int mnw_opts_needs_runs(const mnw_opts *o)
+{
+    const int out = mnw_opts_outputs(o);
+    return (o->cigar && mnw_outsel_has(out, MNW_OUT_PAIRS)) || mnw_outsel_has(out, MNW_OUT_PAF);
+}
+
+int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e)
+{
+    if (o->counts != 1 || !mnw_opts_needs_runs(o)) return 0;
+    return mnw_err_set(e, "--counts yes: counts mode keeps no alignment, and %s needs one (leave --counts out, or "
+                          "give --counts no)",
+                       mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAF) ? "the PAF output (alignments.paf.gz)"
+                                                                          : "--cigar");
 }
 
 void mnw_opts_usage(FILE *f)

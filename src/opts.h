@@ -38,6 +38,7 @@ typedef struct {
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
     int cigar, phylip, force, quiet, gzip_level;
+    int counts;        /* --counts: -1 auto, 0 no (runs), 1 yes (figures along the path) */
     int outputs;       /* --outputs: a mask of MNW_OUT_* (outsel.h); --phylip adds phylip: mnw_opts_outputs */
     uint64_t worklist_size;
     int prefetch;       /* node-local: lists queued beyond one per worker */
@@ -91,5 +92,12 @@ int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e);
  * identity definition (it wins over a "-noends" name). */
 int mnw_opts_check(mnw_opts *o, mnw_err *e);
 void mnw_opts_usage(FILE *f);
+
+/* 1 when an output the run writes needs each alignment's runs (a CIGAR:
+ * --cigar with pairs.tsv, or PAF), so counts mode cannot serve it. */
+int mnw_opts_needs_runs(const mnw_opts *o);
+/* Refuses --counts yes where mnw_opts_needs_runs (mnw_opts_check calls it
+ * for a new run; main again once a resumed run's settings are read). */
+int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e);
 
 #endif

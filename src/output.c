@@ -73,7 +73,13 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
         const char *id_j = mnw_seq_id(s, j);
         size_t lj = strlen(id_j);
         mnw_alnstats st;
-        double id = mnw_identity_stats(&sp->iddef, a->ops, a->nops, ca, na, cb, nb, &st);
+        double id;
+        if (a->has_fig) { /* counts mode: no runs (and no CIGAR or PAF output: mnw_opts_check_outputs) */
+            id = mnw_identity_fig(&sp->iddef, &a->fig, na, nb);
+            mnw_pathfig_stats(&a->fig, &st);
+        } else {
+            id = mnw_identity_stats(&sp->iddef, a->ops, a->nops, ca, na, cb, nb, &st);
+        }
         double dist = 1.0 - id;
         if (sp->enabled[MNW_OUT_PAIRS]) {
             mnw_buf *b = &text[MNW_OUT_PAIRS];

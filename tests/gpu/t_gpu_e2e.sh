@@ -5,8 +5,9 @@
 # in every scoring mode, with each kernel forced and the automatic choice,
 # with device and host trace-back, GPU only or with
 # the CPU workers aligning too, tiny batches and work lists that straddle
-# batches, and two MPI ranks (one CPU-only, one with the GPU). Bad --gpus
-# values are refused with a clear message.
+# batches, counts mode (the figures counted on the device, no runs: the
+# same bytes as a CPU run keeping runs), and two MPI ranks (one CPU-only,
+# one with the GPU). Bad --gpus values are refused with a clear message.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
@@ -38,6 +39,26 @@ done
 check "the GPU did the pairs (log)" 'grep -q "GPU 0: [0-9]* pairs in" gpu/mnw.log'
 check "forced tileddscan: the log says so and it took every pair" \
     'grep -q "kernel tileddscan (forced)" gpu/mnw.log && grep -q "rscan 0, dscan 0, tileddscan [1-9]" gpu/mnw.log'
+
+# counts mode (issue 20): the device's trace kernel (or, --traceback host,
+# the finishers' walk) counts the figures; every output byte for byte a
+# CPU run's that keeps runs, in every scoring mode, on both sets
+cvariants=("--traceback device" "--traceback host" "--cpu-align yes --gpu-batch 7 --worklist-size 5" "--gpu-kernel rscan")
+for f in s200 gold80; do
+    for md in "${modes[@]}"; do
+        name=${md%%:*}; sc=${md#*:}
+        for v in "${cvariants[@]}"; do
+            wl=$(sed -nE 's/.*--worklist-size ([0-9]+).*/\1/p' <<<"$v"); wl=${wl:-5000}
+            ref=cnt-$f-$name-$wl
+            [ -d $ref ] || "$MNW" -q -i $f.fa -o $ref --outputs pairs,dist,phylip,dist-plain --gpus none --counts no \
+                --worklist-size $wl $sc
+            rm -rf gpu
+            ok "$f $name: counts mode with the GPU ($v)" "$MNW" -q -i $f.fa -o gpu --outputs pairs,dist,phylip,dist-plain $sc $v
+            check "$f $name: counts mode byte-identical to the CPU run keeping runs ($v)" \
+                'same_bytes $ref gpu && cmp -s $ref/dist.column gpu/dist.column && grep -q "counts mode" gpu/mnw.log'
+        done
+    done
+done
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the GPU
 rm -rf mpi

@@ -6,8 +6,9 @@
 # CIGARs, dist.column.gz, dist.phylip, alignments.paf.gz) are byte for byte those of the
 # CPU-only run, for the automatic kernel choice and each kernel forced,
 # device and host trace-back, CPU workers aligning too with tiny batches,
-# three scoring modes, and two MPI ranks (one CPU-only, one with the
-# emulated GPU). The real-GPU version is tests/gpu/t_gpu_e2e.sh.
+# three scoring modes, counts mode (the figures counted on the device or by
+# the finishers' walk, no runs: byte-identical to a CPU run keeping runs),
+# and two MPI ranks (one CPU-only, one with the emulated GPU). The real-GPU version is tests/gpu/t_gpu_e2e.sh.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 EMU="$BUILD/tools/mnw-emu"
@@ -47,6 +48,19 @@ for r in "${runs[@]}"; do
         check "$f auto: the pairs went to the kernel of their rows ($took)" \
             'grep -q "GPU 0: 190 pairs in .*($took)" gpu/mnw.log'
     fi
+done
+
+# counts mode (issue 20, the default where no output needs a CIGAR): the
+# device's trace kernel counts each pair's figures (with --traceback host
+# the finishers' walk does), byte-identical to a CPU run that keeps runs
+for r in "s20:lin::" "c100:aff:--gap-open 16 --gap-extend 4:--gpu-kernel dscan" \
+         "c300:afe:--match 2 --mismatch -3 --gap-open 5 --gap-extend 2 --free-end-gaps:--gpu-kernel rscan --traceback host"; do
+    IFS=: read -r f name sc v <<<"$r"
+    rm -rf cn gn
+    "$MNW" -q -i $f.fa -o cn --outputs pairs,dist,phylip,dist-plain --gpus none --counts no $sc
+    ok "$f $name: mnw-emu in counts mode (${v:-auto})" "$EMU" -q -i $f.fa -o gn --outputs pairs,dist,phylip,dist-plain $sc $v
+    check "$f $name: counts mode on the GPU path == the CPU run keeping runs, byte for byte" \
+        'same_bytes cn gn && cmp -s cn/dist.column gn/dist.column && grep -q "counts mode" gn/mnw.log'
 done
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the (emulated) GPU

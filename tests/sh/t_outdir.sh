@@ -158,7 +158,7 @@ asan) (export ASAN_OPTIONS="${ASAN_OPTIONS:-}:allocator_may_return_null=1:max_al
        "$MNW" -i s200.fa -o M -q -t 2 --worklist-size 19900) >oom.log 2>&1 ;;
 tsan) (export TSAN_OPTIONS="${TSAN_OPTIONS:-}:allocator_may_return_null=1:max_allocation_size_mb=16:report_thread_leaks=0:log_path=$TMP/oomsan"
        "$MNW" -i s200.fa -o M -q -t 2 --worklist-size 19900) >oom.log 2>&1 ;;
-*) (ulimit -v 400000; "$MNW" -i s200.fa -o M -q -t 2 --worklist-size 19900) >oom.log 2>&1 ;;
+*) (ulimit -v 400000; "$MNW" -i s200.fa -o M -q -t 2 --worklist-size 19900 --counts no) >oom.log 2>&1 ;;
 esac
 rc=$?
 check "out of memory: exit 1 (not 134, no core)" '[ $rc -eq 1 ]' || sed 's/^/#   /' oom.log | head -3

@@ -42,7 +42,7 @@ rc=$?
 check "--outputs dist: exit 0, dist.column.gz alone" '[ $rc -eq 0 ] && [ "$(outs d)" = "dist.column.gz " ]'
 check "--outputs dist: dist.column.gz byte for byte the default run's" 'cmp -s d/dist.column.gz ref/dist.column.gz'
 check "--outputs dist: the log and the bookmark name the list" \
-    'grep -q "INFO outputs: dist.column.gz$" d/mnw.log && [ "$(setting d outputs)" = "dist" ]'
+    'grep -q "INFO outputs: dist.column.gz; counts mode" d/mnw.log && [ "$(setting d outputs)" = "dist" ]'
 
 "$MNW" -i s100.fa -o pp "${opts[@]}" --outputs phylip,pairs
 check "--outputs phylip,pairs: pairs.tsv.gz and dist.phylip, no dist.column.gz" \

@@ -10,6 +10,7 @@ void mnw_cpu_worker_init(mnw_cpu_worker *w, const mnw_job_spec *js)
     memset(w, 0, sizeof *w);
     w->js = js;
     mnw_wl_scratch_init(&w->scratch);
+    mnw_cpu_ws_figures(w->scratch.ws, js->figs);
     for (int o = 0; o < MNW_NOUT; o++) mnw_buf_init(&w->text[o]);
 }
 

@@ -98,6 +98,8 @@ void mnw_ws_reserve(void **buf, size_t *have, size_t need)
 
 mnw_cpu_ws *mnw_cpu_ws_new(void) { return mnw_xcalloc(1, sizeof(mnw_cpu_ws)); }
 
+void mnw_cpu_ws_figures(mnw_cpu_ws *ws, const mnw_eqtab *figs) { ws->figs = figs; }
+
 void mnw_cpu_ws_free(mnw_cpu_ws *ws)
 {
     if (!ws) return;

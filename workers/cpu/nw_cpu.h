@@ -32,6 +32,10 @@ typedef struct mnw_cpu_ws mnw_cpu_ws;
 
 mnw_cpu_ws *mnw_cpu_ws_new(void);
 void mnw_cpu_ws_free(mnw_cpu_ws *ws);
+/* Counts mode (issue 20): the aligning calls then give each pair's figures
+ * (pathfig.h, eq by the table figs, which must outlive ws) and no runs;
+ * NULL (the default): runs. */
+void mnw_cpu_ws_figures(mnw_cpu_ws *ws, const mnw_eqtab *figs);
 
 /* "avx512", "avx2" or "sse41": the instruction set in use (resolved on the
  * first call); NULL if the CPU has not even SSE4.1. */

@@ -23,6 +23,7 @@ struct mnw_cpu_ws {
     size_t rows_bytes;
     int32_t *lastcol; /* per lane, H of the target's last column, rows 0..m */
     size_t lastcol_n;
+    const mnw_eqtab *figs; /* counts mode: the walk counts figures (mnw_tb_finish); NULL: runs */
 };
 
 /* Grows a 64-byte aligned buffer to at least `need` bytes. */

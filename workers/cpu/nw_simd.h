@@ -24,7 +24,8 @@
  * Two entry points per variant: V_NAME_dirs computes the direction bits into
  * the caller's buffer (mnw_nw_dir_bytes) and fills, per lane, the view, the
  * end cell (chosen here with free end gaps: it needs the H values) and the
- * score; V_NAME does that into the workspace and traces every lane.
+ * score; V_NAME does that into the workspace and traces every lane (or, in
+ * counts mode, ws->figs set, counts each lane's figures: mnw_tb_finish).
  *
  * Required macros: V_NAME (function name), V_T (vector type), S_T (lane score
  * type), LANES, DIR_T, V_DIRBITS(maskA, maskB) -> DIR_T, V_POS_A(l), V_POS_B(l),
@@ -296,7 +297,7 @@ void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int 
     mnw_ws_reserve(&ws->dir, &ws->dir_bytes, mnw_nw_dir_bytes(sizeof(DIR_T), m, maxn, affine));
     mnw_tb_end ends[LANES];
     MNW_CAT(V_NAME, _dirs)(ws, sc, q, m, t, n, count, ws->dir, ends);
-    for (int l = 0; l < count; l++) mnw_tb_trace(&ends[l], affine, q, m, t[l], n[l], &out[l]);
+    for (int l = 0; l < count; l++) mnw_tb_finish(&ends[l], affine, q, m, t[l], n[l], ws->figs, &out[l]);
 }
 
 /* The per-variant macros end here, so the next instantiation can define

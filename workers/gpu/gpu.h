@@ -75,6 +75,10 @@ typedef struct {
                              carry the score and no runs */
     int two_per_lane;     /* 1: DScan/TiledDScan pairs two per lane in 16-bit halves where
                              the bound allows (linear gaps; docs/GPU.md); 0: 32-bit lanes */
+    int figures;          /* counts mode (issue 20): the trace-back counts each pair's figures
+                             (pathfig.h, eq by the table eqt) and keeps no runs: on the device
+                             only the figures come back; alignments carry has_fig */
+    mnw_eqtab eqt;
 } mnw_gpu_opts;
 
 /* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches, AUTO

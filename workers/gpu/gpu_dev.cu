@@ -333,11 +333,14 @@ static int add_kind(mnw_gpu_batch *b, uint32_t i, uint32_t j, int m, int n, int 
     const int aff = g->ks.affine, dev_tb = g->o.traceback_device && !g->o.score_only;
     uint64_t dir = g->o.score_only ? 0 : mnw_gpu_dir_bytes(m, n, aff, kind);
     uint64_t bnd = al256(mnw_gpu_bnd_ints(m, n, aff, kind) * 4);
-    uint64_t runs = dev_tb ? al256(((uint64_t)m + n) * 4) : 0;
+    /* device trace-back: a run slot and room for the runs in the packed
+     * buffer, or in counts mode the figures only */
+    const uint64_t pkw = !dev_tb ? 0 : g->o.figures ? MNW_GPU_FIG_WORDS : (uint64_t)m + n;
+    uint64_t runs = dev_tb && !g->o.figures ? al256(((uint64_t)m + n) * 4) : 0;
     uint64_t need = dir + bnd + runs;
     uint64_t cap = g->sl[0].var_cap;
     if (!g->o.traceback_device && b->h_var_cap < cap) cap = b->h_var_cap;
-    uint64_t pk = dev_tb ? ((uint64_t)m + n) * 4 : 0;
+    uint64_t pk = pkw * 4;
     if (need + pk > cap) return -1;
     if (b->np == b->cap || b->var_used + need + (b->packed_words * 4 + pk) > cap) return 0;
     mnw_gpu_kpair *P = &b->h_pairs[b->np];
@@ -352,7 +355,7 @@ static int add_kind(mnw_gpu_batch *b, uint32_t i, uint32_t j, int m, int n, int 
     P->pad_ = 0;
     b->kn[kind]++;
     b->var_used += need;
-    b->packed_words += (uint64_t)m + n;
+    b->packed_words += pkw;
     b->cells += (uint64_t)m * n;
     b->pi[b->np] = i;
     b->pj[b->np] = j;
@@ -516,7 +519,7 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
         if (!g->o.score_only && g->o.traceback_device) {
             CK(cudaMemsetAsync(sl->d_hdr, 0, sizeof(uint32_t), sl->st));
             mnw_gpu_run_trace(sl->st, sl->d_pairs, np, g->d_codes, g->ks.affine, sl->d_var, sl->d_ends,
-                              (uint32_t *)(sl->d_var + b->var_used), sl->d_hdr);
+                              (uint32_t *)(sl->d_var + b->var_used), sl->d_hdr, g->o.figures ? &g->o.eqt : NULL);
             CK(cudaGetLastError());
             CK(cudaMemcpyAsync(b->h_hdr, sl->d_hdr, (1 + 2 * (size_t)np) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                                sl->st));
@@ -593,6 +596,23 @@ extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
     mnw_aln_clear(out);
     out->score = b->h_ends[x].score;
     if (g->o.score_only) return;
+    if (g->o.figures && g->o.traceback_device) { /* counts mode: the device counted the figures */
+        const uint32_t *w = b->h_packed + b->h_hdr[1 + b->np + x];
+        mnw_pathfig *f = &out->fig;
+        f->pairs = w[0];
+        f->matches = w[1];
+        f->eq = w[2];
+        f->gap_opens = w[3];
+        f->gaps = w[4];
+        f->lead_cols = w[5];
+        f->lead_runs = w[6];
+        f->trail_cols = w[7];
+        f->trail_runs = w[8];
+        f->first_gap = w[9];
+        f->last_gap = w[10];
+        out->has_fig = 1;
+        return;
+    }
     if (g->o.traceback_device) {
         uint32_t k = b->h_hdr[1 + x], off = b->h_hdr[1 + b->np + x];
         mnw_aln_reserve(out, k);
@@ -605,6 +625,12 @@ extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
     const mnw_gpu_kend *E = &b->h_ends[x];
     const int aff = g->ks.affine;
     mnw_dirview v = mnw_gpu_view(b->h_var + P->dir, P->m, P->n, aff, P->kind);
+    if (g->o.figures) { /* counts mode, host trace-back */
+        mnw_tb_walk_fig(&v, aff, E->re, E->ce, mnw_seq_codes(g->seqs, b->pi[x]), P->m,
+                        mnw_seq_codes(g->seqs, b->pj[x]), P->n, &g->o.eqt, &out->fig);
+        out->has_fig = 1;
+        return;
+    }
     mnw_aln_reserve(out, (size_t)P->m + (size_t)P->n);
     out->nops = mnw_tb_walk(&v, aff, E->re, E->ce, mnw_seq_codes(g->seqs, b->pi[x]), P->m,
                             mnw_seq_codes(g->seqs, b->pj[x]), P->n, out->ops);

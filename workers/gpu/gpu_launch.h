@@ -23,8 +23,12 @@ void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair
 /* Device trace-back: one thread per pair walks its direction words
  * (trace_walk.h) into its run slot (var + pairs[x].runs), then copies the runs
  * to packed[off .. off + nruns) with off taken from an atomic counter hdr[0]
- * (zeroed by the caller); hdr[1 + x] = nruns, hdr[1 + np + x] = off. */
+ * (zeroed by the caller); hdr[1 + x] = nruns, hdr[1 + np + x] = off.
+ * figs not NULL (counts mode, issue 20): the same walk counts the figures
+ * (mnw_tb_walk_fig with the table *figs) and writes them instead of runs,
+ * MNW_GPU_FIG_WORDS words in the order of mnw_pathfig's fields; no run slot
+ * is used. */
 void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
-                       uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr);
+                       uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs);
 
 #endif

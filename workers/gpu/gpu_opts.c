@@ -19,6 +19,8 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o)
     o->rscan_rows = MNW_GPU_RSCAN_MEASURE;
     o->score_only = 0;
     o->two_per_lane = 1;
+    o->figures = 0;
+    memset(&o->eqt, 0, sizeof o->eqt);
 }
 
 const char *mnw_gpu_kernel_str(int kernel)

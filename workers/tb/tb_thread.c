@@ -122,7 +122,7 @@ static void *tb_main(void *p)
             tb_item *it = &b->items[k];
             mnw_tb_list *l = it->l;
             if (!it->none) {
-                mnw_tb_trace(&it->end, affine, it->a, it->m, it->b, it->n, &l->alns[it->x]);
+                mnw_tb_finish(&it->end, affine, it->a, it->m, it->b, it->n, tb->js->figs, &l->alns[it->x]);
                 l->cells += (uint64_t)it->m * (uint64_t)it->n;
             }
             if (--l->left == 0) finish(tb, l);

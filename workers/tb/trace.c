@@ -9,3 +9,16 @@ void mnw_tb_trace(const mnw_tb_end *end, int affine, const uint8_t *a, int m, co
     out->nops = mnw_tb_walk(&end->v, affine, end->re, end->ce, a, m, b, n, out->ops);
     mnw_aln_reverse(out);
 }
+
+void mnw_tb_finish(const mnw_tb_end *end, int affine, const uint8_t *a, int m, const uint8_t *b, int n,
+                   const mnw_eqtab *figs, mnw_aln *out)
+{
+    if (!figs) {
+        mnw_tb_trace(end, affine, a, m, b, n, out);
+        return;
+    }
+    mnw_aln_clear(out);
+    out->score = end->score;
+    mnw_tb_walk_fig(&end->v, affine, end->re, end->ce, a, m, b, n, figs, &out->fig);
+    out->has_fig = 1;
+}

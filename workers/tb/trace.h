@@ -88,4 +88,10 @@ static inline uint64_t mnw_dirview_dense_bytes(int m, int n, int affine)
  * the affine kind (gap_open != gap_extend). */
 void mnw_tb_trace(const mnw_tb_end *end, int affine, const uint8_t *a, int m, const uint8_t *b, int n, mnw_aln *out);
 
+/* mnw_tb_trace, or, when figs is not NULL (counts mode, issue 20), the
+ * same walk counting the figures only (mnw_tb_walk_fig with the table figs):
+ * out gets the score, has_fig and fig, and no runs. */
+void mnw_tb_finish(const mnw_tb_end *end, int affine, const uint8_t *a, int m, const uint8_t *b, int n,
+                   const mnw_eqtab *figs, mnw_aln *out);
+
 #endif

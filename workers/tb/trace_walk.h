@@ -9,13 +9,20 @@
  * leading remainder (I then D). Adjacent runs of one op are merged. An
  * alignment has at most m + n columns, so `runs` needs room for m + n runs.
  *
- * Ownership: reads the bits and sequences, writes only runs[].
+ * mnw_tb_walk_fig is the same walk, step for step, counting the figures of
+ * pathfig.h instead of writing runs (issue 20, counts mode): nothing but
+ * the figures is kept, so the outputs that need no CIGAR skip the runs,
+ * their transfer from the GPU and the pass that counts them.
+ *
+ * Ownership: reads the bits and sequences, writes only runs[] (or *fig).
  * Thread-safety: pure; any number of host or device threads at once.
  */
 #ifndef MNW_TRACE_WALK_H
 #define MNW_TRACE_WALK_H
 
 #include <stdint.h>
+
+#include "pathfig.h"
 
 #ifdef __CUDACC__
 #define MNW_TB_HD static inline __host__ __device__
@@ -90,17 +97,84 @@ MNW_TB_HD void mnw_tbw_push(uint32_t *runs, uint32_t *nr, uint32_t op, uint32_t 
     else runs[(*nr)++] = (len << 2) | op;
 }
 
-/* The walk from end cell (re, ce) of the m x n matrix of a (rows) and b
- * (columns); writes runs end first and returns their number (see above).
- * affine: the bits are the affine kind (gap_open != gap_extend). Codes >= 4
- * are ambiguity codes: an aligned column with one is X. */
-MNW_TB_HD uint32_t mnw_tb_walk(const mnw_dirview *v, int affine, int re, int ce, const uint8_t *a, int m,
-                               const uint8_t *b, int n, uint32_t *runs)
+/* Where the walk's runs go: runs[] (runs != NULL), or the figures. The
+ * figures mode sees the runs end first, as the walk makes them: the first
+ * run closed is the alignment's last, the last closed its first. */
+typedef struct {
+    uint32_t *runs, nr;         /* runs mode */
+    mnw_pathfig *f;             /* figures mode */
+    const mnw_eqtab *eqt;
+    uint32_t op, len;           /* the run being extended (len 0: none yet) */
+    uint32_t nruns, seen_pair;  /* runs closed; an aligned run was closed */
+    uint32_t pend_cols, pend_runs; /* gaps closed since the last aligned run */
+    uint32_t end_gap;           /* the alignment's last run, when a gap run */
+} mnw_tbw_sink;
+
+MNW_TB_HD void mnw_tbw_sink_init(mnw_tbw_sink *k, uint32_t *runs, mnw_pathfig *f, const mnw_eqtab *eqt)
 {
-    uint32_t nr = 0;
+    k->runs = runs;
+    k->nr = 0;
+    k->f = f;
+    k->eqt = eqt;
+    k->op = k->len = k->nruns = k->seen_pair = k->pend_cols = k->pend_runs = k->end_gap = 0;
+    if (f) {
+        f->pairs = f->matches = f->eq = f->gap_opens = f->gaps = 0;
+        f->lead_cols = f->lead_runs = f->trail_cols = f->trail_runs = f->first_gap = f->last_gap = 0;
+    }
+}
+
+MNW_TB_HD void mnw_tbw_close(mnw_tbw_sink *k)
+{
+    mnw_pathfig *f = k->f;
+    const uint32_t op = k->op, len = k->len;
+    const uint32_t gap = op >= MNW_TBW_I;
+    if (k->nruns == 0) k->end_gap = gap ? len : 0;
+    f->first_gap = gap ? len : 0; /* the last closed is the first run */
+    if (!gap) {
+        f->pairs += len;
+        if (op == MNW_TBW_EQ) f->matches += len;
+        k->seen_pair = 1;
+        k->pend_cols = k->pend_runs = 0;
+    } else {
+        f->gaps += len;
+        f->gap_opens++;
+        if (!k->seen_pair) {
+            f->trail_cols += len;
+            f->trail_runs++;
+        } else {
+            k->pend_cols += len;
+            k->pend_runs++;
+        }
+    }
+    k->nruns++;
+}
+
+MNW_TB_HD void mnw_tbw_emit(mnw_tbw_sink *k, uint32_t op, uint32_t len)
+{
+    if (len == 0) return;
+    if (k->runs) {
+        mnw_tbw_push(k->runs, &k->nr, op, len);
+        return;
+    }
+    if (k->len && k->op == op) {
+        k->len += len;
+        return;
+    }
+    if (k->len) mnw_tbw_close(k);
+    k->op = op;
+    k->len = len;
+}
+
+/* The walk from end cell (re, ce) of the m x n matrix of a (rows) and b
+ * (columns) into the sink (see above). affine: the bits are the affine kind
+ * (gap_open != gap_extend). Codes >= 4 are ambiguity codes: an aligned
+ * column with one is X. */
+MNW_TB_HD void mnw_tbw_core(const mnw_dirview *v, int affine, int re, int ce, const uint8_t *a, int m,
+                            const uint8_t *b, int n, mnw_tbw_sink *k)
+{
     int r = re, c = ce;
-    mnw_tbw_push(runs, &nr, MNW_TBW_I, (uint32_t)(m - r));
-    mnw_tbw_push(runs, &nr, MNW_TBW_D, (uint32_t)(n - c));
+    mnw_tbw_emit(k, MNW_TBW_I, (uint32_t)(m - r));
+    mnw_tbw_emit(k, MNW_TBW_D, (uint32_t)(n - c));
     const uint8_t *base = v->base;
     const uint64_t ob = (uint64_t)v->b_bit - v->a_bit; /* mod 2^64: B may lie below A */
     const uint64_t ox = v->ext_bit;
@@ -111,6 +185,7 @@ MNW_TB_HD uint32_t mnw_tb_walk(const mnw_dirview *v, int affine, int re, int ce,
         if (st == 0 && mnw_tbw_bit(base, p)) {
             uint8_t x = a[r - 1], y = b[c - 1];
             op = (x == y && x < 4) ? MNW_TBW_EQ : MNW_TBW_X;
+            if (op == MNW_TBW_X && !k->runs) k->f->eq += (k->eqt->row[x] >> y) & 1u;
         } else if (!affine) {
             op = (mnw_tbw_bit(base, p + ob) ^ v->b_up) ? MNW_TBW_D : MNW_TBW_I;
         } else {
@@ -119,13 +194,42 @@ MNW_TB_HD uint32_t mnw_tb_walk(const mnw_dirview *v, int affine, int re, int ce,
             /* stay in the gap while it was extended (A' for E, B' for F) */
             st = mnw_tbw_bit(base, p + ox + (st == 1 ? 0 : ob)) ? st : 0;
         }
-        mnw_tbw_push(runs, &nr, op, 1);
+        mnw_tbw_emit(k, op, 1);
         if (op != MNW_TBW_D) r--;
         if (op != MNW_TBW_I) c--;
     }
-    mnw_tbw_push(runs, &nr, MNW_TBW_I, (uint32_t)r);
-    mnw_tbw_push(runs, &nr, MNW_TBW_D, (uint32_t)c);
-    return nr;
+    mnw_tbw_emit(k, MNW_TBW_I, (uint32_t)r);
+    mnw_tbw_emit(k, MNW_TBW_D, (uint32_t)c);
+}
+
+/* The walk into runs[] (end first, see the top); returns their number. */
+MNW_TB_HD uint32_t mnw_tb_walk(const mnw_dirview *v, int affine, int re, int ce, const uint8_t *a, int m,
+                               const uint8_t *b, int n, uint32_t *runs)
+{
+    mnw_tbw_sink k;
+    mnw_tbw_sink_init(&k, runs, 0, 0);
+    mnw_tbw_core(v, affine, re, ce, a, m, b, n, &k);
+    return k.nr;
+}
+
+/* The same walk counting the figures of pathfig.h into *f (eq by the table
+ * eqt: mnw_eqtab_of); keeps no runs. */
+MNW_TB_HD void mnw_tb_walk_fig(const mnw_dirview *v, int affine, int re, int ce, const uint8_t *a, int m,
+                               const uint8_t *b, int n, const mnw_eqtab *eqt, mnw_pathfig *f)
+{
+    mnw_tbw_sink k;
+    mnw_tbw_sink_init(&k, 0, f, eqt);
+    mnw_tbw_core(v, affine, re, ce, a, m, b, n, &k);
+    if (k.len) mnw_tbw_close(&k);
+    if (k.seen_pair) {
+        f->lead_cols = k.pend_cols;
+        f->lead_runs = k.pend_runs;
+    } else { /* no aligned column: every gap is leading and trailing */
+        f->lead_cols = f->trail_cols;
+        f->lead_runs = f->trail_runs;
+    }
+    f->last_gap = k.nruns >= 2 ? k.end_gap : 0;
+    f->eq += f->matches;
 }
 
 #endif
