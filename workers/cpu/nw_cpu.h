@@ -46,7 +46,8 @@ int mnw_cpu_lanes(void);
 /* Aligns query q (length m) with each of the count targets t[k] (length
  * n[k]) and fills out[k]. Any count >= 0 (split into lane groups inside;
  * the caller groups targets of similar length for speed: lanes of one group
- * run to the longest target). Lengths 0 are allowed. */
+ * run to the longest target). Lengths 0 are allowed. out[k] gets the score
+ * and the runs, or in counts mode (mnw_cpu_ws_figures) the figures only. */
 void mnw_cpu_align(mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
                    const uint8_t *const *t, const int *n, int count, mnw_aln *out);
 

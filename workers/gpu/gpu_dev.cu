@@ -59,7 +59,7 @@ struct mnw_gpu_batch {
     size_t h_var_cap;
     uint32_t *pi, *pj;      /* the pairs (i, j) */
     uint64_t var_used;      /* bytes of per-pair areas */
-    uint64_t packed_words;  /* sum of m + n: room for the packed runs */
+    uint64_t packed_words;  /* room for the packed runs (sum of m + n), or in counts mode the figures (MNW_GPU_FIG_WORDS a pair) */
     uint64_t cells;
 };
 

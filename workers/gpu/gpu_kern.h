@@ -95,7 +95,7 @@ typedef struct {
     int32_t m, n;       /* lengths (rows: a; columns: b); both >= 1 */
     uint64_t dir;       /* its direction words (mnw_gpu_dir_bytes) */
     uint64_t bnd;       /* its two boundary rows (mnw_gpu_bnd_ints ints) */
-    uint64_t runs;      /* its trace-back run slot (m + n uint32) */
+    uint64_t runs;      /* its trace-back run slot (m + n uint32; none in counts mode) */
     int32_t kind;       /* MNW_GPU_K_*: the kernel that computes it */
     int32_t pad_;
 } mnw_gpu_kpair;

@@ -1,7 +1,8 @@
 /* tb_thread.h - the trace-back thread of a node: workers that compute only
  * direction matrices (GPU workers; CPU workers in matrices-only mode,
  * mnw_cpu_worker_run_tb) hand them over in batches; this one thread traces
- * every pair (mnw_tb_trace, trace.h) into its work list's alignments and,
+ * every pair (mnw_tb_finish, trace.h: runs, or in counts mode the figures
+ * only) into its work list's alignments and,
  * when a work list's last pair is traced, builds its result exactly as a
  * CPU worker does (mnw_result_build: format, gzip) and delivers it.
  *
