@@ -82,6 +82,35 @@ static double probe_others(const probe *p0, const probe *p1)
     return o < 0 ? 0 : o;
 }
 
+/* One timed pass of the CPU worker's path over all pairs, in work lists of
+ * wl: each pair's score into scores[] (and, where want is not NULL, the
+ * pairs whose score differs from want[] or that lack figures when figs
+ * counted into *bad). Returns the seconds; cells, runs and the other CPUs'
+ * load (probe_others) through the pointers. */
+static double mnw_pass(mnw_wl_scratch *scr, const mnw_seqset *S, const mnw_scoring *sc, uint64_t npairs, long wl,
+                       mnw_aln *alns, int figs, int32_t *scores, const int32_t *want, uint64_t *cells, uint64_t *runs,
+                       long *bad, double *others)
+{
+    *cells = *runs = 0;
+    *bad = 0;
+    probe p0, p1;
+    probe_now(&p0);
+    double t0 = now();
+    for (uint64_t k0 = 0; k0 < npairs; k0 += (uint64_t)wl) {
+        mnw_range r = {k0, npairs - k0 < (uint64_t)wl ? npairs - k0 : (uint64_t)wl};
+        *cells += mnw_wl_align(scr, S, sc, r, alns);
+        for (uint64_t x = 0; x < r.count; x++) {
+            scores[k0 + x] = alns[x].score;
+            *runs += alns[x].nops;
+            if (want) *bad += alns[x].score != want[k0 + x] || alns[x].has_fig != figs;
+        }
+    }
+    double secs = now() - t0;
+    probe_now(&p1);
+    *others = probe_others(&p0, &p1);
+    return secs;
+}
+
 /* ---- the results table ---- */
 typedef struct {
     char tool[64];
@@ -421,6 +450,7 @@ int main(int argc, char **argv)
      * matter); each row keeps its best round (noise only ever slows) ---- */
     mnw_score = mnw_xmalloc(npairs * sizeof *mnw_score);
     int32_t *score2 = mnw_xmalloc(npairs * sizeof *score2);
+    int32_t *score3 = mnw_xmalloc(npairs * sizeof *score3); /* counts mode's, checked against the round's */
     mnw_aln *alns = mnw_xmalloc((size_t)wl * sizeof *alns);
     for (long x = 0; x < wl; x++) mnw_aln_init(&alns[x]);
     mnw_wl_scratch scr;
@@ -491,20 +521,10 @@ int main(int argc, char **argv)
             mnw_wl_align(&scr, &S, &SC, r, alns); /* warm-up: the first work list */
         }
         int32_t *sc_out = round == 1 ? mnw_score : score2;
-        uint64_t cells = 0, runs = 0;
-        probe p0, p1;
-        probe_now(&p0);
-        double t0 = now();
-        for (uint64_t k0 = 0; k0 < npairs; k0 += (uint64_t)wl) {
-            mnw_range r = {k0, npairs - k0 < (uint64_t)wl ? npairs - k0 : (uint64_t)wl};
-            cells += mnw_wl_align(&scr, &S, &SC, r, alns);
-            for (uint64_t x = 0; x < r.count; x++) {
-                sc_out[k0 + x] = alns[x].score;
-                runs += alns[x].nops;
-            }
-        }
-        double secs = now() - t0;
-        probe_now(&p1);
+        uint64_t cells, runs;
+        long nobad;
+        double oth;
+        double secs = mnw_pass(&scr, &S, &SC, npairs, wl, alns, 0, sc_out, NULL, &cells, &runs, &nobad, &oth);
         int same = round == 1 || !memcmp(mnw_score, score2, npairs * sizeof *score2);
         if (!same) total_bad++;
         printf("mnw: %llu pairs in %.2f s, %.3f GCUPS (%s; %llu CIGAR runs)%s\n", (unsigned long long)npairs, secs,
@@ -513,7 +533,7 @@ int main(int argc, char **argv)
         if (secs < mnw_secs) {
             mnw_secs = secs;
             mnw_cells = cells;
-            mnw_oth = probe_others(&p0, &p1);
+            mnw_oth = oth;
         }
 
         /* 1b. mnw in counts mode (issue 20): the same path counting each
@@ -524,18 +544,10 @@ int main(int argc, char **argv)
             const mnw_iddef d = MNW_IDDEF_DEFAULT;
             mnw_eqtab_of(&d, &eqt);
             mnw_cpu_ws_figures(scr.ws, &eqt);
-            uint64_t ccells = 0;
-            long cbad = 0;
-            probe q0, q1;
-            probe_now(&q0);
-            double u0 = now();
-            for (uint64_t k0 = 0; k0 < npairs; k0 += (uint64_t)wl) {
-                mnw_range r = {k0, npairs - k0 < (uint64_t)wl ? npairs - k0 : (uint64_t)wl};
-                ccells += mnw_wl_align(&scr, &S, &SC, r, alns);
-                for (uint64_t x = 0; x < r.count; x++) cbad += alns[x].score != sc_out[k0 + x] || !alns[x].has_fig;
-            }
-            double usecs = now() - u0;
-            probe_now(&q1);
+            uint64_t ccells, cruns;
+            long cbad;
+            double coth;
+            double usecs = mnw_pass(&scr, &S, &SC, npairs, wl, alns, 1, score3, sc_out, &ccells, &cruns, &cbad, &coth);
             mnw_cpu_ws_figures(scr.ws, NULL);
             total_bad += cbad;
             printf("mnw counts mode: %llu pairs in %.2f s, %.3f GCUPS (%.2fx the runs path in this round); scores = "
@@ -544,7 +556,7 @@ int main(int argc, char **argv)
             if (usecs < cnt_secs) {
                 cnt_secs = usecs;
                 cnt_cells = ccells;
-                cnt_oth = probe_others(&q0, &q1);
+                cnt_oth = coth;
             }
         }
 
@@ -742,6 +754,7 @@ int main(int argc, char **argv)
     mnw_wl_scratch_free(&scr);
     free(mnw_score);
     free(score2);
+    free(score3);
     free(letters);
     free(id_order);
     mnw_seqset_free(&S);

@@ -193,7 +193,7 @@ void mnw_eqtab_of(const mnw_iddef *d, mnw_eqtab *t)
     memset(t, 0, sizeof *t);
     for (int x = 0; x < MNW_NCODES; x++)
         for (int y = 0; y < MNW_NCODES; y++)
-            if (x < 4 && y < 4 ? x == y : col_eq(fam, (uint8_t)x, (uint8_t)y)) t->row[x] |= (uint16_t)(1u << y);
+            if (col_eq(fam, (uint8_t)x, (uint8_t)y)) t->row[x] |= (uint16_t)(1u << y);
 }
 
 void mnw_pathfig_of_runs(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,

@@ -217,8 +217,7 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
  * table of the identity definition in t, or NULL for runs. */
 static const mnw_eqtab *counts_table(const mnw_opts *o, const mnw_jobset *js, mnw_eqtab *t)
 {
-    const int runs = (js->cigar && mnw_outsel_has(js->outputs, MNW_OUT_PAIRS)) || mnw_outsel_has(js->outputs, MNW_OUT_PAF);
-    if (o->counts == 0 || runs) return NULL;
+    if (o->counts == 0 || mnw_outsel_needs_runs(js->outputs, js->cigar)) return NULL;
     mnw_eqtab_of(&js->iddef, t);
     return t;
 }
@@ -390,7 +389,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     char files[128];
     LOG_INFO("outputs: %s%s; %s", outputs_files(mnw_opts_outputs(o), files, sizeof files),
              o->cigar && mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAIRS) ? " (with CIGARs)" : "",
-             mnw_opts_needs_runs(o) ? "alignments kept as runs (an output needs the CIGAR)"
+             mnw_outsel_needs_runs(mnw_opts_outputs(o), o->cigar) ? "alignments kept as runs (an output needs the CIGAR)"
              : o->counts == 0      ? "alignments kept as runs (--counts no)"
                                    : "counts mode: the figures counted along each path, no runs kept");
     uint64_t all_workers = 0, all_gpu_lists = 0, all_gpus = 0;

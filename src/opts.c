@@ -427,15 +427,9 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
     return mnw_scoring_check(&o->sc, e);
 }
 
-int mnw_opts_needs_runs(const mnw_opts *o)
-{
-    const int out = mnw_opts_outputs(o);
-    return (o->cigar && mnw_outsel_has(out, MNW_OUT_PAIRS)) || mnw_outsel_has(out, MNW_OUT_PAF);
-}
-
 int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e)
 {
-    if (o->counts != 1 || !mnw_opts_needs_runs(o)) return 0;
+    if (o->counts != 1 || !mnw_outsel_needs_runs(mnw_opts_outputs(o), o->cigar)) return 0;
     return mnw_err_set(e, "--counts yes: counts mode keeps no alignment, and %s needs one (leave --counts out, or "
                           "give --counts no)",
                        mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAF) ? "the PAF output (alignments.paf.gz)"

@@ -93,10 +93,8 @@ int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e);
 int mnw_opts_check(mnw_opts *o, mnw_err *e);
 void mnw_opts_usage(FILE *f);
 
-/* 1 when an output the run writes needs each alignment's runs (a CIGAR:
- * --cigar with pairs.tsv, or PAF), so counts mode cannot serve it. */
-int mnw_opts_needs_runs(const mnw_opts *o);
-/* Refuses --counts yes where mnw_opts_needs_runs (mnw_opts_check calls it
+/* Refuses --counts yes where an output needs the runs (mnw_outsel_needs_runs;
+ * mnw_opts_check calls it
  * for a new run; main again once a resumed run's settings are read). */
 int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e);
 

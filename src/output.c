@@ -74,7 +74,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
         size_t lj = strlen(id_j);
         mnw_alnstats st;
         double id;
-        if (a->has_fig) { /* counts mode: no runs (and no CIGAR or PAF output: mnw_opts_check_outputs) */
+        if (a->has_fig) { /* counts mode: no runs (and no CIGAR or PAF output: mnw_outsel_needs_runs) */
             id = mnw_identity_fig(&sp->iddef, &a->fig, na, nb);
             mnw_pathfig_stats(&a->fig, &st);
         } else {

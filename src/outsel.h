@@ -29,5 +29,11 @@ int mnw_outsel_parse(const char *list, const char *where, int *mask, mnw_err *e)
 const char *mnw_outsel_format(int mask, char *buf, size_t cap);
 /* 1 when output o is in mask. */
 static inline int mnw_outsel_has(int mask, int o) { return (mask >> o) & 1; }
+/* 1 when the outputs in mask need each alignment's runs: a CIGAR (cigar
+ * set, with pairs.tsv) or PAF. Counts mode (issue 20) cannot serve them. */
+static inline int mnw_outsel_needs_runs(int mask, int cigar)
+{
+    return (cigar && mnw_outsel_has(mask, MNW_OUT_PAIRS)) || mnw_outsel_has(mask, MNW_OUT_PAF);
+}
 
 #endif

@@ -597,19 +597,8 @@ extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
     out->score = b->h_ends[x].score;
     if (g->o.score_only) return;
     if (g->o.figures && g->o.traceback_device) { /* counts mode: the device counted the figures */
-        const uint32_t *w = b->h_packed + b->h_hdr[1 + b->np + x];
-        mnw_pathfig *f = &out->fig;
-        f->pairs = w[0];
-        f->matches = w[1];
-        f->eq = w[2];
-        f->gap_opens = w[3];
-        f->gaps = w[4];
-        f->lead_cols = w[5];
-        f->lead_runs = w[6];
-        f->trail_cols = w[7];
-        f->trail_runs = w[8];
-        f->first_gap = w[9];
-        f->last_gap = w[10];
+        static_assert(sizeof(mnw_pathfig) == MNW_GPU_FIG_WORDS * sizeof(uint32_t), "the trace kernel writes its words");
+        memcpy(&out->fig, b->h_packed + b->h_hdr[1 + b->np + x], sizeof out->fig);
         out->has_fig = 1;
         return;
     }

@@ -520,13 +520,13 @@ __global__ void trace(const mnw_gpu_kpair *__restrict__ pairs, int np, const uin
     const mnw_gpu_kend E = ends[x];
     mnw_dirview v = mnw_gpu_view(var + P.dir, P.m, P.n, affine, P.kind);
     if (figs) { /* counts mode: the figures only, MNW_GPU_FIG_WORDS words a pair */
-        mnw_pathfig f;
-        mnw_tb_walk_fig(&v, affine, E.re, E.ce, codes + P.a, P.m, codes + P.b, P.n, &eqt, &f);
-        const uint32_t w[MNW_GPU_FIG_WORDS] = {f.pairs,      f.matches,   f.eq,         f.gap_opens,
-                                               f.gaps,       f.lead_cols, f.lead_runs,  f.trail_cols,
-                                               f.trail_runs, f.first_gap, f.last_gap};
+        union {
+            mnw_pathfig f;
+            uint32_t w[MNW_GPU_FIG_WORDS];
+        } u;
+        mnw_tb_walk_fig(&v, affine, E.re, E.ce, codes + P.a, P.m, codes + P.b, P.n, &eqt, &u.f);
         uint32_t off = atomicAdd(&hdr[0], (uint32_t)MNW_GPU_FIG_WORDS);
-        for (int i = 0; i < MNW_GPU_FIG_WORDS; i++) packed[off + i] = w[i];
+        for (int i = 0; i < MNW_GPU_FIG_WORDS; i++) packed[off + i] = u.w[i];
         hdr[1 + x] = MNW_GPU_FIG_WORDS;
         hdr[1 + np + x] = off;
         return;
