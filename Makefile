@@ -168,7 +168,7 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
 # every bench program this machine can build (rules below); test-build
 # builds them, so a bench that stops compiling fails the tests
-BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/clockprobe $(B)/bench/bench_finish $(if $(NVCC),$(B)/bench/bench_gpu)
+BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/bench_fwdcount $(B)/bench/clockprobe $(B)/bench/bench_finish $(if $(NVCC),$(B)/bench/bench_gpu)
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -274,6 +274,12 @@ fuzz-run: fuzz
 $(B)/bench/bench_cpu: bench/bench_cpu.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
+
+# issue 20's forward-count prototype beside mnw's counts mode (its kernel is
+# compiled for AVX-512BW by a target pragma, as nw_avx512.o is by -mavx512bw)
+$(B)/bench/bench_fwdcount: bench/bench_fwdcount.c $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libmnw.a $(LDLIBS)
 
 $(B)/bench/clockprobe: bench/clockprobe.c
 	@mkdir -p $(dir $@)

@@ -36,6 +36,19 @@ check "bench_finish: rows for both paths, both settings, 1 and 2 threads, the PA
 rc=$?
 check "bench_finish --threads 0: refused (exit 2)" '[ $rc -eq 2 ] && grep -q "threads" finbad.txt'
 
+# bench_fwdcount (issue 20's forward-count prototype, AVX-512BW only): its
+# figures equal mnw's counts mode on every pair, so it still measures the
+# same question after a change to the tie rule or the figures
+check "bench_fwdcount was built by make test-build" '[ -x "$BUILD/bench/bench_fwdcount" ]'
+if grep -qw avx512bw /proc/cpuinfo; then
+    "$BUILD/bench/bench_fwdcount" s12.fa --reps 1 >fwd.txt 2>&1
+    rc=$?
+    check "bench_fwdcount on 12 real genes: exit 0, every figure equal to mnw's counts mode, the five rows" \
+        '[ $rc -eq 0 ] && grep -q "^verification: every figure and score identical" fwd.txt && [ $(grep -cE "^(mnw|fwd|floor).* [0-9.]+x$" fwd.txt) -eq 5 ]' || sed 's/^/#   /' fwd.txt | tail -5
+else
+    echo "# no AVX-512BW on this CPU: bench_fwdcount not run"
+fi
+
 # bench_gpu on the emulated GPU (the same source as the real one, without
 # Rodinia-NW): every requested row is printed and written to --json, which
 # make bench-gpu commits as bench/results/gpu-kernels-latest.json
