@@ -253,7 +253,7 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
               -D_GNU_SOURCE -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu
 FUZZ_SRC_fasta := src/fasta.c src/seq.c src/util.c
-FUZZ_SRC_config := src/config.c src/opts.c src/outsel.c src/identity.c src/aln.c src/score.c src/buf.c src/fmtnum.c src/util.c workers/gpu/gpu_opts.c
+FUZZ_SRC_config := src/config.c src/opts.c src/shard.c src/outsel.c src/identity.c src/aln.c src/score.c src/buf.c src/fmtnum.c src/util.c workers/gpu/gpu_opts.c
 FUZZ_SRC_bookmark := cld/bookmark.c src/outsel.c src/regfile.c src/afile.c src/buf.c src/fmtnum.c src/seq.c src/util.c
 define FUZZ_RULE
 build-fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_util.h $$(FUZZ_SRC_$(1))

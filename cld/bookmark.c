@@ -180,6 +180,38 @@ int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *su
     return add_output(b, name, sum->bytes, sum, e);
 }
 
+static int parse_u64(const char *s, uint64_t *v);
+
+int mnw_bookmark_range(const mnw_bookmark *b, const char *bmpath, uint64_t *k0, uint64_t *k1, mnw_err *e)
+{
+    const char *v = mnw_bookmark_get(b, "shard-range");
+    *k0 = 0;
+    *k1 = b->pairs;
+    if (!v) return 0;
+    char a[32], c[32];
+    const char *sp = strchr(v, ' ');
+    if (!sp || (size_t)(sp - v) >= sizeof a || strlen(sp + 1) >= sizeof c)
+        return mnw_err_set(e, "%s: setting shard-range '%.60s' is not two pair numbers", bmpath, v);
+    memcpy(a, v, (size_t)(sp - v));
+    a[sp - v] = 0;
+    snprintf(c, sizeof c, "%s", sp + 1);
+    if (parse_u64(a, k0) || parse_u64(c, k1) || *k0 > *k1 || *k1 > b->pairs)
+        return mnw_err_set(e, "%s: setting shard-range '%.60s' is not two pair numbers K0 <= K1 <= %" PRIu64, bmpath,
+                           v, b->pairs);
+    return 0;
+}
+
+void mnw_bookmark_progress(const mnw_bookmark *b, uint64_t *done, uint64_t *total, char *shard, size_t cap)
+{
+    uint64_t k0, k1;
+    mnw_err ignored;
+    if (mnw_bookmark_range(b, "", &k0, &k1, &ignored)) k0 = 0, k1 = b->pairs; /* read checked it */
+    *done = b->watermark - k0;
+    *total = k1 - k0;
+    const char *sh = mnw_bookmark_get(b, "shard");
+    snprintf(shard, cap, "%s", sh && strcmp(sh, "none") ? sh : "");
+}
+
 int mnw_bookmark_outputs(const mnw_bookmark *b, const char *bmpath, int *mask, mnw_err *e)
 {
     const char *v = mnw_bookmark_get(b, "outputs");
@@ -537,6 +569,14 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
     if (npairs_fit(b->sequences, &npairs) || b->pairs != npairs || b->watermark > b->pairs) {
         mnw_err_set(e, "%s: sequences %" PRIu64 ", pairs %" PRIu64 " and watermark %" PRIu64 " do not fit together",
                     path, b->sequences, b->pairs, b->watermark);
+        goto bad;
+    }
+    uint64_t k0, k1;
+    if (mnw_bookmark_range(b, path, &k0, &k1, e)) goto bad;
+    if (b->watermark < k0 || b->watermark > k1) {
+        mnw_err_set(e, "%s: watermark %" PRIu64 " is outside the shard's pairs %" PRIu64 " .. %" PRIu64
+                       " (setting shard-range)",
+                    path, b->watermark, k0, k1);
         goto bad;
     }
     /* the CLD only moves the watermark by whole work lists (the last may be

@@ -8,7 +8,8 @@
  *   sequences <n>
  *   pairs <n (n - 1) / 2>
  *   setting <key> <value>          every setting that changes the outputs
- *   watermark <k>                  pairs 0 .. k-1 are in the outputs
+ *   watermark <k>                  pairs 0 .. k-1 are in the outputs (a
+ *                                  shard's: pairs K0 .. k-1, mnw_bookmark_range)
  *   output <file> <bytes> <crc>    each output's length at the watermark and
  *                                  the CRC-32 of those bytes (8 hex digits)
  *   blocks <file> <size> <crc>...  right after its output line: the CRC-32 of
@@ -112,6 +113,18 @@ const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key);
  * dist.phylip where its "phylip" setting says yes. 0, or -1 with e set
  * (bmpath names the file). */
 int mnw_bookmark_outputs(const mnw_bookmark *b, const char *bmpath, int *mask, mnw_err *e);
+
+/* The pairs b's run aligns, [*k0, *k1): a shard's (its "shard-range"
+ * setting, "K0 K1", written by mnw --shard, shard.h), or every pair. 0, or
+ * -1 with e set (a range that is not two numbers with K0 <= K1 <= pairs;
+ * bmpath names the file). */
+int mnw_bookmark_range(const mnw_bookmark *b, const char *bmpath, uint64_t *k0, uint64_t *k1, mnw_err *e);
+
+/* The pairs of b's run (a shard's, or the whole run's) written so far
+ * (watermark - K0) and in all (K1 - K0), and in shard (at least 24 bytes)
+ * its "I/N", or "" for a whole run. For a bookmark mnw_bookmark_read
+ * accepted (its range is sound). */
+void mnw_bookmark_progress(const mnw_bookmark *b, uint64_t *done, uint64_t *total, char *shard, size_t cap);
 
 /* The input fingerprint: 128 bits over the ids and bases, in order, as 32
  * hex digits (out: 33 bytes). Not cryptographic: it tells runs apart. */

@@ -35,10 +35,11 @@ static void job_list(char *jobs, size_t cap, const char *old, const char *job)
 }
 
 void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, const char *dir, const char *input,
-                      uint64_t pairs_total, int resumed)
+                      uint64_t base, uint64_t pairs_total, int resumed)
 {
     memset(cp, 0, sizeof *cp);
     cp->net = net;
+    cp->base = base;
     snprintf(cp->dir, sizeof cp->dir, "%s", dir);
     cp->t0 = mnw_now();
     mnw_progress *p = &cp->p;
@@ -62,7 +63,7 @@ void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, 
     snprintf(p->input, sizeof p->input, "%s", realpath(input, abs) ? abs : input);
     snprintf(p->outdir, sizeof p->outdir, "%s", realpath(dir, abs) ? abs : dir);
     p->pairs_total = pairs_total;
-    p->pairs_at_start = p->pairs_done = net->cld->start;
+    p->pairs_at_start = p->pairs_done = net->cld->start - base;
     mnw_slurm_job(p->slurm_job, sizeof p->slurm_job, &p->slurm_restarts);
     job_list(p->slurm_jobs, sizeof p->slurm_jobs, jobs, p->slurm_job);
     for (int r = 0; r < net->size; r++) {
@@ -86,7 +87,7 @@ void mnw_cldprog_update(mnw_cldprog *cp, const char *state, const char *message,
     mnw_progress_set_state(p, state, message);
     p->updated = mnw_progress_now();
     p->elapsed_s = now - cp->t0;
-    p->pairs_done = net->cld->watermark;
+    p->pairs_done = net->cld->watermark - cp->base;
     for (int r = 0; r < net->size; r++) {
         mnw_progress_node *n = &p->nodes[r];
         n->pairs = net->peer[r].pairs;

@@ -18,13 +18,16 @@ typedef struct {
     const mnw_cldnet *net;
     char dir[4096];
     double t0, last; /* mnw_now() at the start, at the last write */
+    uint64_t base;   /* the first pair of the run's range */
     int warned;
 } mnw_cldprog;
 
-/* ngpus[r]: GPUs of rank r. resumed: this run continues a bookmark (the
+/* ngpus[r]: GPUs of rank r. The run aligns pairs base .. base +
+ * pairs_total - 1 (a shard's range, shard.h; base 0 for a whole run), and
+ * the file counts them from 0. resumed: this run continues a bookmark (the
  * count of resumes is taken from the progress.json there, plus one). */
 void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, const char *dir, const char *input,
-                      uint64_t pairs_total, int resumed);
+                      uint64_t base, uint64_t pairs_total, int resumed);
 /* Writes progress.json in `state` (message may be NULL) if `force` or the
  * interval has passed. */
 void mnw_cldprog_update(mnw_cldprog *cp, const char *state, const char *message, int force);

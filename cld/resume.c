@@ -32,6 +32,7 @@ static const rsetting rsettings[] = {
     {"outputs", {"outputs", "phylip"}}, /* --phylip adds phylip to the list */
     {"gzip-level", {"gzip-level"}},
     {"worklist-size", {"worklist-size"}},
+    {"shard", {"shard"}}, /* which pairs; a bookmark without it is a whole run's */
 };
 #define NRS (sizeof rsettings / sizeof *rsettings)
 
@@ -53,6 +54,7 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
     } else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
     else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
     else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
+    else if (!strcmp(key, "shard")) mnw_shard_format(&o->shard, v, n);
     else snprintf(v, n, "%llu", (unsigned long long)o->worklist_size);
 }
 
@@ -78,6 +80,10 @@ static int given(const mnw_opts *o, size_t k)
  * canonical spelling, in buf). NULL when it has none. */
 static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t cap)
 {
+    if (!strcmp(rsettings[k].key, "shard")) { /* none before shards existed */
+        const char *v = mnw_bookmark_get(b, "shard");
+        return v ? v : "none";
+    }
     if (strcmp(rsettings[k].key, "outputs")) return mnw_bookmark_get(b, rsettings[k].key);
     int mask;
     mnw_err ignored;

@@ -175,14 +175,17 @@ int mnw_verify_main(int argc, char **argv)
         else fprintf(stderr, "mnw: error: %s\n", e.msg);
         return 1;
     }
-    char n1[32], n2[32];
-    if (bm.watermark == bm.pairs)
-        printf("%s: %s of %s pairs written: the run is complete\n", bpath, mnw_verify_count(bm.watermark, n1),
-               mnw_verify_count(bm.pairs, n2));
+    char n1[32], n2[32], sh[32], what[64];
+    uint64_t done, all;
+    mnw_bookmark_progress(&bm, &done, &all, sh, sizeof sh);
+    snprintf(what, sizeof what, sh[0] ? "shard %s" : "run", sh);
+    if (done == all)
+        printf("%s: %s of %s pairs written: the %s is complete\n", bpath, mnw_verify_count(done, n1),
+               mnw_verify_count(all, n2), what);
     else
-        printf("%s: %s of %s pairs written (%.1f%%): the run is not complete (continue it with: mnw --resume %s)\n",
-               bpath, mnw_verify_count(bm.watermark, n1), mnw_verify_count(bm.pairs, n2),
-               bm.pairs ? 100.0 * (double)bm.watermark / (double)bm.pairs : 0.0, dir);
+        printf("%s: %s of %s pairs written (%.1f%%): the %s is not complete (continue it with: mnw --resume %s)\n",
+               bpath, mnw_verify_count(done, n1), mnw_verify_count(all, n2), all ? 100.0 * (double)done / (double)all : 0.0,
+               what, dir);
     if (bm.version == 1)
         printf("%s: written by an mnw from before output checksums (version 1): only the lengths are checked\n",
                bpath);
@@ -216,7 +219,7 @@ int mnw_verify_main(int argc, char **argv)
                 dir, bad, total);
     } else {
         printf("mnw verify: %s: %d output%s, as the run wrote them%s\n", dir, total, total == 1 ? "" : "s",
-               bm.watermark == bm.pairs ? "; the run is complete" : "");
+               done == all ? (sh[0] ? "; the shard is complete" : "; the run is complete") : "");
     }
     mnw_bookmark_free(&bm);
     return bad ? 1 : 0;

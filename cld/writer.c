@@ -54,7 +54,7 @@ static uint64_t first_block(void)
     return MNW_SUM_BLOCK;
 }
 
-int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, mnw_err *e)
+int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, int heads, mnw_err *e)
 {
     memset(w, 0, sizeof *w);
     const uint64_t block = first_block();
@@ -67,7 +67,7 @@ int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, in
         mnw_buf head, gz;
         mnw_buf_init(&head);
         mnw_buf_init(&gz);
-        mnw_output_head(sp, o, &head);
+        if (heads) mnw_output_head(sp, o, &head);
         int rc = 0;
         if (head.len) {
             if (mnw_out_gzip[o]) {

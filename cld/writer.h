@@ -36,12 +36,13 @@ typedef struct {
     mnw_sum sum[MNW_NOUT]; /* of the bytes[o] bytes written */
 } mnw_writer;
 
-/* Creates (truncates) the enabled outputs in outdir and writes their heads
- * (the pairs.tsv header as its own gzip member). An output path that exists
+/* Creates (truncates) the enabled outputs in outdir and, where heads is
+ * set, writes their heads (the pairs.tsv header as its own gzip member; a
+ * shard after the first has none: shard.h). An output path that exists
  * and is not a regular file is refused. Blocks of the sums start at
  * MNW_SUM_BLOCK bytes (tests only: MNW_TEST_SUM_BLOCK, a power of 2 from
  * 4096 to 1 MiB). 0, or -1 with e set naming the file. */
-int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, mnw_err *e);
+int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, int heads, mnw_err *e);
 /* For a resumed run: reads outdir/mnw.bookmark again, whose lengths must be
  * bytes[] (what mnw_resume_check_outputs checked), opens the enabled
  * outputs (regular files that exist, without blocking on anything else),

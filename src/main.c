@@ -21,6 +21,7 @@
 #include "cldprog.h"
 #include "fasta.h"
 #include "log.h"
+#include "merge.h"
 #include "mpiw.h"
 #include "nld.h"
 #include "nldnet.h"
@@ -32,6 +33,7 @@
 #include "outlock.h"
 #include "outsel.h"
 #include "resume.h"
+#include "shard.h"
 #include "sig.h"
 #include "slurm.h"
 #include "status.h"
@@ -60,7 +62,7 @@ typedef struct {
 typedef struct {
     mnw_cld *cld;
     double t0;
-    uint64_t npairs;
+    uint64_t k0, npairs; /* the run's pairs: k0 .. k0 + npairs - 1 */
     int quiet;
     mnw_err err;   /* a checkpoint that failed on a tick */
     int failed;
@@ -85,11 +87,11 @@ static void progress_tick(void *ctx)
     mnw_cldprog_update(pc->prog, pc->net->stop_sig ? "stopping" : "running", NULL, 0);
     if (pc->quiet) return;
     double dt = mnw_now() - pc->t0;
-    uint64_t done = pc->cld->watermark, now_done = done - pc->cld->start;
+    uint64_t done = pc->cld->watermark - pc->k0, now_done = pc->cld->watermark - pc->cld->start;
     double rate = dt > 0 ? (double)now_done / dt : 0;
     char eta[32], bar[32];
     fmt_secs(eta, sizeof eta, rate > 0 ? (double)(pc->npairs - done) / rate : -1);
-    double frac = (double)done / (double)pc->npairs;
+    double frac = pc->npairs ? (double)done / (double)pc->npairs : 1.0;
     int fill = (int)(frac * 24);
     for (int k = 0; k < 24; k++) bar[k] = k < fill ? '#' : '.';
     bar[24] = 0;
@@ -230,6 +232,7 @@ typedef struct {
     uint64_t bytes[MNW_NOUT]; /* each output's length at the bookmark */
     mnw_bookmark tmpl;        /* this run's bookmark, but for what the CLD fills in */
     mnw_outlock lock;         /* OUTDIR's lock, held until the end */
+    mnw_range range;          /* the pairs this run aligns (a shard's, shard.h, or all) */
 } run_start;
 
 /* Rank 0, --resume: reads the bookmark and takes its settings (refusing a
@@ -251,14 +254,19 @@ static int resume_settings(mnw_opts *o, run_start *rs, mnw_err *e)
 }
 
 /* The bookmark of this run, but for the watermark and output lengths the
- * CLD fills in. 0, or -1 with e set. */
-static int bookmark_template(const mnw_opts *o, const mnw_seqset *seqs, mnw_bookmark *b, mnw_err *e)
+ * CLD fills in, and the pairs it aligns into *range. 0, or -1 with e set. */
+static int bookmark_template(const mnw_opts *o, const mnw_seqset *seqs, mnw_bookmark *b, mnw_range *range, mnw_err *e)
 {
+    *range = mnw_shard_range(seqs, &o->shard, o->worklist_size);
     mnw_bookmark_input_hash(seqs, b->input_hash);
     b->sequences = seqs->n;
     b->pairs = mnw_npairs(seqs->n);
     char abs[PATH_MAX];
-    return mnw_resume_put_settings(o, realpath(o->input, abs) ? abs : o->input, b, e);
+    if (mnw_resume_put_settings(o, realpath(o->input, abs) ? abs : o->input, b, e)) return -1;
+    if (!o->shard.count) return 0;
+    char v[48];
+    snprintf(v, sizeof v, "%llu %llu", (unsigned long long)range->k0, (unsigned long long)(range->k0 + range->count));
+    return mnw_bookmark_set(b, "shard-range", v, e);
 }
 
 static void run_start_free(run_start *rs)
@@ -306,7 +314,9 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         memset(&spec, 0, sizeof spec);
         for (int k = 0; k < MNW_NOUT; k++) spec.enabled[k] = mnw_outsel_has(mnw_opts_outputs(o), k);
         if (mnw_resume_check_outputs(o->outdir, &rs->bm, &spec, rs->bytes, e)) return -1;
-        if (rs->bm.watermark == rs->bm.pairs) return 1;
+        uint64_t k0, k1;
+        if (mnw_bookmark_range(&rs->bm, rs->bmpath, &k0, &k1, e)) return -1;
+        if (rs->bm.watermark == k1) return 1;
     } else if (mnw_outdir_check(o->outdir, o->force, e)) {
         char bm[4200];
         snprintf(bm, sizeof bm, "%s/%s", o->outdir, MNW_BOOKMARK_FILE);
@@ -349,7 +359,16 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
                                rs->bm.input_hash);
     }
     /* a path the bookmark cannot hold is refused here, before any change */
-    if (bookmark_template(o, seqs, &rs->tmpl, e)) return -1;
+    if (bookmark_template(o, seqs, &rs->tmpl, &rs->range, e)) return -1;
+    if (rs->resumed) { /* the shard's pairs, as this mnw computes them, are the bookmark's */
+        uint64_t a0, a1, b0 = rs->range.k0, b1 = rs->range.k0 + rs->range.count;
+        if (mnw_bookmark_range(&rs->bm, rs->bmpath, &a0, &a1, e)) return -1;
+        if (a0 != b0 || a1 != b1)
+            return mnw_err_set(e, "%s: the shard's pairs are %llu .. %llu, and this mnw makes them %llu .. %llu: "
+                                  "resume it with the mnw that started it",
+                               rs->bmpath, (unsigned long long)a0, (unsigned long long)a1, (unsigned long long)b0,
+                               (unsigned long long)b1);
+    }
 
     /* the changes */
     if (!rs->resumed && mnw_outdir_create(o->outdir, e)) return -1;
@@ -376,12 +395,25 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
                      const node_info *nodes, int size, run_start *rs, mnw_err *e)
 {
     const int workers = nodes[0].workers;
-    uint64_t npairs = mnw_npairs(seqs->n);
+    const uint64_t allpairs = mnw_npairs(seqs->n);
+    const uint64_t k0 = rs->range.k0, npairs = rs->range.count; /* this run's pairs: k0 .. k0 + npairs - 1 */
     size_t min_len = seqs->max_len;
     for (size_t i = 0; i < seqs->n; i++)
         if (mnw_seq_len(seqs, i) < min_len) min_len = mnw_seq_len(seqs, i);
     LOG_INFO("mnw %s: input %s: %zu sequences of %zu to %zu bases, %llu pairs, read in %.2fs", MNW_VERSION,
-             o->input, seqs->n, min_len, seqs->max_len, (unsigned long long)npairs, t_read);
+             o->input, seqs->n, min_len, seqs->max_len, (unsigned long long)allpairs, t_read);
+    if (o->shard.count) {
+        char sh[24];
+        if (npairs)
+            LOG_INFO("shard %s: pairs %llu to %llu, %llu of the %llu (%.2f%%; the shards' boundaries are balanced by "
+                     "cells, at work-list boundaries)",
+                     mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)k0,
+                     (unsigned long long)(k0 + npairs - 1), (unsigned long long)npairs, (unsigned long long)allpairs,
+                     100.0 * (double)npairs / (double)allpairs);
+        else
+            LOG_INFO("shard %s: no pair (more shards than work lists of %llu pairs); its outputs are empty",
+                     mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)o->worklist_size);
+    }
     LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s; identity %s%s", o->sc.match, o->sc.mismatch,
              o->sc.gap_open, o->sc.gap_extend, mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
              o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
@@ -424,17 +456,19 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
         if (!wrc)
             LOG_INFO("resuming the run in %s at pair %llu of %llu (%.1f%% done); outputs cut to the bookmark's "
                      "lengths",
-                     o->outdir, (unsigned long long)start, (unsigned long long)npairs,
-                     100.0 * (double)start / (double)npairs);
+                     o->outdir, (unsigned long long)start, (unsigned long long)(k0 + npairs),
+                     npairs ? 100.0 * (double)(start - k0) / (double)npairs : 100.0);
     } else {
-        wrc = mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, e);
+        start = k0;
+        /* the pairs.tsv header: in the whole run's first bytes, so the first shard's */
+        wrc = mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, o->shard.count == 0 || o->shard.index == 1, e);
     }
     if (wrc) {
         mnw_writer_close(&w, NULL);
         return -1;
     }
     mnw_cld cld;
-    mnw_cld_init(&cld, npairs, o->worklist_size, window, &w);
+    mnw_cld_init(&cld, k0 + npairs, o->worklist_size, window, &w);
     mnw_cld_start_at(&cld, start);
     mnw_cld_keep_bookmark(&cld, o->outdir, &rs->tmpl, o->bookmark_every);
     if (!rs->resumed && mnw_cld_checkpoint(&cld, 1, e)) {
@@ -454,10 +488,10 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     int *node_gpus = mnw_xcalloc((size_t)size, sizeof *node_gpus);
     for (int r = 0; r < size; r++) node_gpus[r] = nodes[r].ngpus;
     mnw_cldprog prog;
-    mnw_cldprog_init(&prog, &net, node_gpus, o->outdir, o->input, npairs, rs->resumed);
+    mnw_cldprog_init(&prog, &net, node_gpus, o->outdir, o->input, k0, npairs, rs->resumed);
     free(node_gpus);
     mnw_cldprog_update(&prog, "running", NULL, 1);
-    progress_ctx pc = {&cld, mnw_now(), npairs, o->quiet, {{0}}, 0, &prog, &net};
+    progress_ctx pc = {&cld, mnw_now(), k0, npairs, o->quiet, {{0}}, 0, &prog, &net};
     net.tick = progress_tick;
     net.tick_ctx = &pc;
     mnw_eqtab eqt;
@@ -495,22 +529,23 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     mnw_cldprog_free(&prog);
     if (!rc && !mnw_cld_done(&cld)) {
         rc = 1;
+        const uint64_t written = cld.watermark - k0; /* of this run's pairs (a shard's) */
+        const double pct = npairs ? 100.0 * (double)written / (double)npairs : 100.0;
         LOG_WARN("stopped (%s): %llu of %llu pairs written (%.1f%%), %llu in this run; bookmark %s/%s", mnw_sig_name(net.stop_sig),
-                 (unsigned long long)cld.watermark, (unsigned long long)npairs,
-                 100.0 * (double)cld.watermark / (double)npairs, (unsigned long long)ran, o->outdir, MNW_BOOKMARK_FILE);
+                 (unsigned long long)written, (unsigned long long)npairs, pct, (unsigned long long)ran, o->outdir,
+                 MNW_BOOKMARK_FILE);
         fprintf(stderr, "mnw: stopped by %s: %llu of %llu pairs written (%.1f%%); continue with: mnw --resume %s\n",
-                mnw_sig_name(net.stop_sig), (unsigned long long)cld.watermark, (unsigned long long)npairs,
-                100.0 * (double)cld.watermark / (double)npairs, o->outdir);
+                mnw_sig_name(net.stop_sig), (unsigned long long)written, (unsigned long long)npairs, pct, o->outdir);
     } else if (!rc) {
         double gcups = (double)cld.cells / dt / 1e9;
         mnw_cldnet_log_ranks(&net, dt);
         LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS%s", (unsigned long long)ran, dt,
-                 (double)ran / dt, gcups, cld.start ? " (this resumed run's share)" : "");
+                 (double)ran / dt, gcups, rs->resumed ? " (this resumed run's share)" : "");
         if (!o->quiet) {
             printf("mnw: aligned %llu pairs of %zu sequences in %.1f s (%.0f pairs/s, %.2f GCUPS, %d rank%s, "
                    "%llu workers)%s\n",
                    (unsigned long long)ran, seqs->n, dt, (double)ran / dt, gcups, size, size == 1 ? "" : "s",
-                   (unsigned long long)all_workers, cld.start ? "; resumed, the run is complete" : "");
+                   (unsigned long long)all_workers, rs->resumed ? "; resumed, the run is complete" : "");
             char files[128];
             printf("mnw: results in %s/: %s, mnw.log\n", o->outdir,
                    outputs_files(mnw_opts_outputs(o), files, sizeof files));
@@ -587,8 +622,16 @@ static int run(mnw_opts *o)
             snprintf(head.msg, sizeof head.msg, "%s", e.msg);
         } else if (r == 1) {
             head.complete = 1;
-            printf("mnw: the run in %s is complete (%llu pairs); nothing to do\n", o->outdir,
-                   (unsigned long long)rs.bm.pairs);
+            uint64_t k0, k1;
+            mnw_bookmark_range(&rs.bm, rs.bmpath, &k0, &k1, &e); /* read_input checked it */
+            char sh[24];
+            if (o->shard.count)
+                printf("mnw: shard %s in %s is complete (%llu pairs, %llu .. %llu); nothing to do\n",
+                       mnw_shard_format(&o->shard, sh, sizeof sh), o->outdir, (unsigned long long)(k1 - k0),
+                       (unsigned long long)k0, (unsigned long long)k1);
+            else
+                printf("mnw: the run in %s is complete (%llu pairs); nothing to do\n", o->outdir,
+                       (unsigned long long)rs.bm.pairs);
         } else if (size > 1) {
             mnw_wire_pack_job(&jset, &seqs, &blob);
             head.blob_len = blob.len;
@@ -716,6 +759,7 @@ int main(int argc, char **argv)
     open_std_fds();
     if (argc > 1 && !strcmp(argv[1], "status")) return mnw_status_main(argc - 1, argv + 1); /* no MPI */
     if (argc > 1 && !strcmp(argv[1], "verify")) return mnw_verify_main(argc - 1, argv + 1); /* no MPI */
+    if (argc > 1 && !strcmp(argv[1], "merge")) return mnw_merge_main(argc - 1, argv + 1);   /* no MPI */
     mnw_err e;
     if (mnw_mpi_init(&argc, &argv, &e)) {
         fprintf(stderr, "mnw: %s\n", e.msg);

@@ -49,6 +49,7 @@ static const optdef optdefs[] = {
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 5)"},
+    {"shard", 0, T_VALUE, "I/N|none", "align only the I-th of N pair ranges, an independent run (docs/SHARDS.md; default none: every pair)"},
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
@@ -283,6 +284,10 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
         if (parse_long(v, 1, 1000000, &x))
             return mnw_err_set(e, "%s: worklist-size must be an integer from 1 to 1000000, not '%s'", where, v);
         o->worklist_size = (uint64_t)x;
+    } else if (!strcmp(key, "shard")) {
+        if (mnw_shard_parse(v, &o->shard))
+            return mnw_err_set(e, "%s: shard takes I/N with 1 <= I <= N <= %d, or none, not '%s'", where, MNW_SHARD_MAX,
+                               v);
     } else if (!strcmp(key, "gzip-level")) INT_OPT(1, 9, o->gzip_level);
     else if (!strcmp(key, "prefetch")) INT_OPT(0, 1000, o->prefetch);
     else if (!strcmp(key, "bind")) {
@@ -443,7 +448,8 @@ void mnw_opts_usage(FILE *f)
                "       mnw -c job.conf [options]\n"
                "       mnw --resume OUTDIR [node options]   continue a stopped run\n"
                "       mnw status OUTDIR                    show a run's progress\n"
-               "       mnw verify OUTDIR                    check the outputs against the bookmark\n\n"
+               "       mnw verify OUTDIR                    check the outputs against the bookmark\n"
+               "       mnw merge OUTDIR SHARD_DIR...        join the shards of a run (--shard) into OUTDIR\n\n"
                "options:\n", MNW_VERSION);
     for (size_t k = 0; k < NOPTS; k++) {
         char left[64];

@@ -14,6 +14,7 @@
 
 #include "identity.h"
 #include "score.h"
+#include "shard.h"
 #include "util.h"
 
 #define MNW_VERSION "0.1.0"
@@ -41,6 +42,7 @@ typedef struct {
     int counts;        /* --counts: -1 auto, 0 no (runs), 1 yes (figures along the path) */
     int outputs;       /* --outputs: a mask of MNW_OUT_* (outsel.h); --phylip adds phylip: mnw_opts_outputs */
     uint64_t worklist_size;
+    mnw_shard shard;    /* --shard I/N: one of N pair ranges (shard.h); count 0: the whole run */
     int prefetch;       /* node-local: lists queued beyond one per worker */
     int bind;           /* node-local: bind workers to cores (hwloc) */
     int tb_mode;        /* node-local: --traceback-thread */

@@ -187,16 +187,18 @@ static void bookmark_lines(const mnw_progress *p, const mnw_bookmark *bm, int bm
         printf("  bookmark   none yet (no %s): nothing is recorded as safely written\n", MNW_BOOKMARK_FILE);
         return;
     }
-    printf("  bookmark   %s pairs safely written (%.1f%%)\n", fmt_count(bm->watermark, a),
-           percent(bm->watermark, bm->pairs));
-    if (bm->pairs != p->pairs_total)
+    uint64_t done, all;
+    char sh[32];
+    mnw_bookmark_progress(bm, &done, &all, sh, sizeof sh);
+    printf("  bookmark   %s pairs safely written (%.1f%%)\n", fmt_count(done, a), percent(done, all));
+    if (all != p->pairs_total)
         printf("note: the bookmark is for %s pairs but progress.json for %s: they are from different runs; the "
                "bookmark is what --resume goes by\n",
-               fmt_count(bm->pairs, a), fmt_count(p->pairs_total, b));
-    else if (bm->watermark != p->pairs_done)
+               fmt_count(all, a), fmt_count(p->pairs_total, b));
+    else if (done != p->pairs_done)
         printf("note: progress.json counts %s pairs done, the bookmark %s: the bookmark is the truth (what is safely "
-               "in the outputs; a resume continues from pair %s)\n",
-               fmt_count(p->pairs_done, a), fmt_count(bm->watermark, b), b);
+               "in the outputs; a resume continues from there)\n",
+               fmt_count(p->pairs_done, a), fmt_count(done, b));
 }
 
 /* how to go on: the resume command where there is a bookmark to resume
@@ -258,6 +260,12 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
     printf("  state      %s%s%s%s\n", p->state, p->message[0] ? ": " : "", p->message,
            gone ? " (as last recorded: it is not running)" : stale ? " (as last recorded: it is not updating)" : "");
     printf("  input      %s\n", p->input);
+    if (bm) {
+        uint64_t d, t;
+        char sh[32];
+        mnw_bookmark_progress(bm, &d, &t, sh, sizeof sh);
+        if (sh[0]) printf("  shard      %s (the counts below are its own pairs)\n", sh);
+    }
     printf("  outdir     %s\n", p->outdir);
     printf("  host       %s, pid %ld\n", p->host, p->pid);
     printf("  started    %s\n", fmt_local(p->started, t1));
@@ -346,12 +354,17 @@ static void report_bookmark(const char *outdir_arg, const char *bpath, const mnw
                MNW_PROGRESS_FILE);
     printf("  bookmark   %s\n", bpath);
     printf("  sequences  %s\n", fmt_count(bm->sequences, a));
+    uint64_t done, all;
+    char sh[32];
+    mnw_bookmark_progress(bm, &done, &all, sh, sizeof sh);
+    if (sh[0]) printf("  shard      %s (its own pairs below)\n", sh);
     printf("  done       ");
-    put_done(bm->watermark, bm->pairs);
-    printf(" %s of %s pairs safely written\n", fmt_count(bm->watermark, a), fmt_count(bm->pairs, b));
+    put_done(done, all);
+    printf(" %s of %s pairs safely written\n", fmt_count(done, a), fmt_count(all, b));
     printf("\n");
-    if (bm->watermark == bm->pairs)
-        printf("The bookmark says the run is complete: all %s pairs are in the outputs.\n", fmt_count(bm->pairs, a));
+    if (done == all)
+        printf("The bookmark says the %s is complete: all %s pairs are in the outputs.\n", sh[0] ? "shard" : "run",
+               fmt_count(all, a));
     else
         printf("The run is not complete. If no mnw is writing %s now, continue it with: mnw --resume %s\n",
                outdir_arg, word);

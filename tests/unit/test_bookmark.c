@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,41 @@ static void test_format(const char *path)
         if (!rc) mnw_bookmark_free(&r);
     }
 
+    /* a shard's range (shard.h): the watermark within it, the range sound */
+    static const char *sr[][3] = {
+        {"6500 13000", "6500", NULL},
+        {"6500 13000", "13000", NULL},
+        {"6500 13000", "9000", NULL},
+        {"13000 19900", "19900", NULL},
+        {"6500 13000", "6000", "watermark 6000 is outside the shard's pairs 6500 .. 13000"},
+        {"6500 13000", "13500", "watermark 13500 is outside the shard's pairs 6500 .. 13000"},
+        {"13000 6500", "6500", "setting shard-range '13000 6500' is not two pair numbers K0 <= K1 <= 19900"},
+        {"6500 20000", "6500", "is not two pair numbers K0 <= K1 <= 19900"},
+        {"6500", "6500", "setting shard-range '6500' is not two pair numbers"},
+        {"6500 x", "6500", "is not two pair numbers"},
+    };
+    for (size_t k = 0; k < sizeof sr / sizeof *sr; k++) {
+        snprintf(t, sizeof t,
+                 "mnw-bookmark 2\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\npairs 19900\n"
+                 "setting worklist-size 500\nsetting shard 2/3\nsetting shard-range %s\nwatermark %s\n",
+                 sr[k][0], sr[k][1]);
+        spit_crc(path, t);
+        int rc = mnw_bookmark_read(path, &r, &e);
+        if (!sr[k][2]) {
+            uint64_t done = 1, total = 0, k0, k1;
+            char sh[24];
+            sscanf(sr[k][0], "%" SCNu64 " %" SCNu64, &k0, &k1);
+            if (!rc) mnw_bookmark_progress(&r, &done, &total, sh, sizeof sh);
+            T_OK(rc == 0 && done == strtoull(sr[k][1], NULL, 10) - k0 && total == k1 - k0 && !strcmp(sh, "2/3"),
+                 "shard-range %s, watermark %s: accepted, %llu of the shard's %llu pairs done%s%s", sr[k][0], sr[k][1],
+                 (unsigned long long)done, (unsigned long long)total, rc ? ": " : "", rc ? e.msg : "");
+        } else {
+            T_OK(rc != 0 && strstr(e.msg, path) && strstr(e.msg, sr[k][2]), "shard-range %s, watermark %s: %s",
+                 sr[k][0], sr[k][1], rc ? e.msg : "(accepted)");
+        }
+        if (!rc) mnw_bookmark_free(&r);
+    }
+
     /* not a regular file: an error at once, never a hang */
     unlink(path);
     T_OK(mkfifo(path, 0644) == 0, "a FIFO in place of the bookmark");
@@ -282,7 +318,7 @@ static void test_writer(const char *top)
     mnw_writer w;
     mnw_err e;
     setenv("MNW_TEST_SUM_BLOCK", "4096", 1);
-    T_OK(mnw_writer_open(&w, od, &sp, 6, &e) == 0, "writer opens");
+    T_OK(mnw_writer_open(&w, od, &sp, 6, 1, &e) == 0, "writer opens");
     unsetenv("MNW_TEST_SUM_BLOCK");
     char chunk[1000];
     for (int k = 0; k < 1000; k++) chunk[k] = (char)('a' + k % 26);
@@ -319,7 +355,7 @@ static void test_writer(const char *top)
     unlink(pairs);
     unlink(dist);
     setenv("MNW_TEST_SUM_BLOCK", "4096", 1);
-    T_OK(mnw_writer_open(&w, od, &sp, 6, &e) == 0, "a new run's writer");
+    T_OK(mnw_writer_open(&w, od, &sp, 6, 1, &e) == 0, "a new run's writer");
     unsetenv("MNW_TEST_SUM_BLOCK");
     enum { TOTAL = 10000 }; /* 10 MB: blocks of 4 KiB merge at 4 MiB and at 8 MiB */
     for (int k = 0; k < TOTAL / 2; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e);

@@ -53,7 +53,7 @@ int main(void)
     sp.enabled[MNW_OUT_PHYLIP] = 1;
     mnw_writer w;
     mnw_err e;
-    T_OK(mnw_writer_open(&w, dir, &sp, 6, &e) == 0, "writer opens");
+    T_OK(mnw_writer_open(&w, dir, &sp, 6, 1, &e) == 0, "writer opens");
     mnw_cld c;
     mnw_cld_init(&c, 103, 10, 4, &w); /* 11 lists, 4 in the window */
     mnw_range r[11];
