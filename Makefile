@@ -251,14 +251,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := fasta config bookmark
 FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-              -D_GNU_SOURCE -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu
+              -D_GNU_SOURCE -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu $(DEFLATE_CFLAGS)
 FUZZ_SRC_fasta := src/fasta.c src/seq.c src/util.c
 FUZZ_SRC_config := src/config.c src/opts.c src/shard.c src/outsel.c src/identity.c src/aln.c src/score.c src/buf.c src/fmtnum.c src/util.c workers/gpu/gpu_opts.c
 FUZZ_SRC_bookmark := cld/bookmark.c src/outsel.c src/regfile.c src/afile.c src/buf.c src/fmtnum.c src/seq.c src/util.c
 define FUZZ_RULE
 build-fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_util.h $$(FUZZ_SRC_$(1))
 	@mkdir -p build-fuzz
-	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itests/fuzz -o $$@ $$(filter %.c,$$^) -lz -lm
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itests/fuzz -o $$@ $$(filter %.c,$$^) $$(DEFLATE_LIBS) -lz -lm
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_RULE,$(t))))
 fuzz:

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "afile.h"
@@ -45,7 +46,7 @@ void mnw_sum_add(mnw_sum *s, const void *p, size_t n)
     while (n) {
         uint64_t room = s->block - (s->bytes - (uint64_t)s->nblocks * s->block);
         size_t take = (uint64_t)n < room ? n : (size_t)room;
-        s->part = (uint32_t)crc32_z(s->part, q, take);
+        s->part = libdeflate_crc32(s->part, q, take); /* zlib's CRC-32, several times faster (DECISIONS) */
         s->bytes += take;
         q += take;
         n -= take;

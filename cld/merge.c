@@ -235,9 +235,9 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
         time_t now = time(NULL);
         char when[32];
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime(&now));
-        fprintf(log, "%s mnw merge: %d shards of %llu pairs (%s sequences, input-hash %s) into %s:\n", when, n,
-                (unsigned long long)b0->pairs, mnw_bookmark_get(b0, "input") ? mnw_bookmark_get(b0, "input") : "?",
-                b0->input_hash, outdir);
+        fprintf(log, "%s mnw merge: %d shards of %llu pairs (%llu sequences of %s, input-hash %s) into %s:\n", when,
+                n, (unsigned long long)b0->pairs, (unsigned long long)b0->sequences,
+                mnw_bookmark_get(b0, "input") ? mnw_bookmark_get(b0, "input") : "?", b0->input_hash, outdir);
         for (int i = 0; i < n; i++)
             fprintf(log, "%s   shard %u/%u: pairs %llu .. %llu from %s\n", when, s[i].sh.index, s[i].sh.count,
                     (unsigned long long)s[i].k0, (unsigned long long)s[i].k1,
@@ -258,7 +258,7 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
     mnw_progress_set_state(&p, "done", msg);
     snprintf(p.input, sizeof p.input, "%s", mnw_bookmark_get(b0, "input") ? mnw_bookmark_get(b0, "input") : "");
     snprintf(p.outdir, sizeof p.outdir, "%s", realpath(outdir, abs) ? abs : outdir);
-    p.pairs_total = p.pairs_done = b0->pairs;
+    p.pairs_total = p.pairs_done = p.pairs_at_start = b0->pairs; /* the merge aligned none of them */
     p.elapsed_s = mnw_progress_now() - p.started;
     mnw_progress_rates(&p);
     if (!rc && mnw_progress_write(outdir, &p, e)) rc = -1;
