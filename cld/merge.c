@@ -41,10 +41,10 @@ typedef struct {
     uint64_t k0, k1;
 } shard_in;
 
-/* Reads dir's bookmark and what it says of the shard. 0, or -1 with e set. */
-static int load(shard_in *s, const char *dir, mnw_err *e)
+/* Reads s->dir's bookmark and what it says of the shard. 0, or -1 with e set. */
+static int load(shard_in *s, mnw_err *e)
 {
-    s->dir = dir;
+    const char *dir = s->dir;
     snprintf(s->bmpath, sizeof s->bmpath, "%s/%s", dir, MNW_BOOKMARK_FILE);
     if (mnw_bookmark_read(s->bmpath, &s->bm, e)) return -1;
     const char *v = mnw_bookmark_get(&s->bm, "shard");
@@ -165,7 +165,7 @@ static int by_index(const void *a, const void *b)
 static int check_shards(shard_in *s, int n, mnw_err *e)
 {
     for (int i = 0; i < n; i++)
-        if (load(&s[i], s[i].dir, e)) return -1;
+        if (load(&s[i], e)) return -1;
     for (int i = 1; i < n; i++)
         if (same_run(&s[0], &s[i], e)) return -1;
     qsort(s, (size_t)n, sizeof *s, by_index);

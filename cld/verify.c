@@ -178,7 +178,8 @@ int mnw_verify_main(int argc, char **argv)
     char n1[32], n2[32], sh[32], what[64];
     uint64_t done, all;
     mnw_bookmark_progress(&bm, &done, &all, sh, sizeof sh);
-    snprintf(what, sizeof what, sh[0] ? "shard %s" : "run", sh);
+    if (sh[0]) snprintf(what, sizeof what, "shard %s", sh);
+    else snprintf(what, sizeof what, "run");
     if (done == all)
         printf("%s: %s of %s pairs written: the %s is complete\n", bpath, mnw_verify_count(done, n1),
                mnw_verify_count(all, n2), what);

@@ -146,9 +146,8 @@ check "rank 1 hangs: rank 0 names rank 1, its host and the timeout" 'grep -qE "r
 # stopped, mpirun ends the job about 30 s after the first rank's MPI_Abort
 # (Open MPI 4.1, measured 2026-11-26), so under MNW_TEST_QUICK (the sanitizer
 # runs) rank 0 is continued once a rank has named it, and the job ends then
-RELEASE=
 [ -n "${MNW_TEST_QUICK:-}" ] && RELEASE="the CLD, has sent nothing"
-RELEASE=$RELEASE kill_test 0 STOP hung0 --rank-timeout 3
+kill_test 0 STOP hung0 --rank-timeout 3
 rc=$?
 left=$(mnw_pids hung0); [ -n "$left" ] && kill -9 $left 2>/dev/null
 check "rank 0 hangs: the job ends by itself, non-zero" '[ $rc -ne 0 ] && [ $rc -ne 99 ]'
