@@ -352,13 +352,13 @@ INSTALL_DOCS := README.md LICENSE $(wildcard docs/*.md) config/example.conf
 INSTALL_TPL  := $(wildcard slurm/templates/*.sbatch)
 install: $(BIN)/mnw
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/templates $(DESTDIR)$(mandir) $(DESTDIR)$(docdir)
-	install -m 755 $(BIN)/mnw slurm/mnw-submit slurm/mnw-job $(DESTDIR)$(bindir)/
+	install -m 755 $(BIN)/mnw slurm/mnw-submit slurm/mnw-job slurm/mnw-merge-job $(DESTDIR)$(bindir)/
 	install -m 644 $(INSTALL_TPL) $(DESTDIR)$(datadir)/templates/
 	install -m 644 docs/mnw.1 $(DESTDIR)$(mandir)/mnw.1
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(docdir)/
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(bindir)/,mnw mnw-submit mnw-job) $(DESTDIR)$(mandir)/mnw.1
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,mnw mnw-submit mnw-job mnw-merge-job) $(DESTDIR)$(mandir)/mnw.1
 	rm -f $(addprefix $(DESTDIR)$(datadir)/templates/,$(notdir $(INSTALL_TPL))) $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(INSTALL_DOCS)))
 	-rmdir $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) 2>/dev/null
 

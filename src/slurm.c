@@ -77,3 +77,43 @@ int mnw_slurm_query(const char *job, mnw_slurm_info *info, char *why, size_t n)
     field(padded, "NodeList", info->nodes, sizeof info->nodes);
     return 0;
 }
+
+int mnw_slurm_queued(const char *job, mnw_slurm_task *tasks, int cap, char *why, size_t n)
+{
+    if (!*job || strlen(job) > 31 || strspn(job, "0123456789") != strlen(job))
+        return snprintf(why, n, "'%s' is not a Slurm job id", job), -1;
+    char cmd[160], line[512];
+    /* -r: one line per array task, pending ones too; %i: "ARRAY_TASK" */
+    snprintf(cmd, sizeof cmd, "squeue -h -r -j %s -o '%%i %%T %%r' 2>&1", job);
+    FILE *f = popen(cmd, "r");
+    if (!f) return snprintf(why, n, "cannot run squeue"), -1;
+    int got = 0, bad = 0;
+    char first[256] = "";
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!first[0]) snprintf(first, sizeof first, "%.250s", strncmp(line, "squeue: ", 8) ? line : line + 8);
+        char id[48], state[32], reason[64];
+        if (sscanf(line, "%47s %31s %63s", id, state, reason) != 3) {
+            bad = 1;
+            continue;
+        }
+        if (got < cap) {
+            mnw_slurm_task *t = &tasks[got];
+            snprintf(t->id, sizeof t->id, "%s", id);
+            snprintf(t->state, sizeof t->state, "%s", state);
+            snprintf(t->reason, sizeof t->reason, "%s", reason);
+            const char *u = strchr(id, '_');
+            t->task = u && u[1] >= '0' && u[1] <= '9' ? atol(u + 1) : -1;
+        }
+        got++;
+    }
+    int st = pclose(f);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == 127) return snprintf(why, n, "squeue not found"), -1;
+    /* a job the controller has forgotten: squeue exits 1 ("Invalid job id") */
+    if (WEXITSTATUS(st) != 0) {
+        if (strstr(first, "Invalid job id")) return 0;
+        return snprintf(why, n, "squeue: %.200s", first[0] ? first : "no answer"), -1;
+    }
+    if (bad) return snprintf(why, n, "squeue: unexpected line '%.200s'", first), -1;
+    return got;
+}

@@ -8,7 +8,8 @@
  * Ownership: results go into caller buffers; nothing is kept.
  * Thread-safety: mnw_slurm_job and mnw_slurm_cpus read the environment
  * (getenv: call them before threads start, or while nothing calls setenv);
- * mnw_slurm_query runs a child process (popen) and is main-thread-only.
+ * mnw_slurm_query and mnw_slurm_queued run a child process (popen) and are
+ * main-thread-only.
  */
 #ifndef MNW_SLURM_H
 #define MNW_SLURM_H
@@ -41,5 +42,19 @@ typedef struct {
  * job no longer known (MinJobAge passed). The job string is checked to be
  * digits, '_' and '+' only before any command runs. */
 int mnw_slurm_query(const char *job, mnw_slurm_info *info, char *why, size_t n);
+
+typedef struct {
+    char id[48];     /* "ARRAY_TASK", or the job id */
+    long task;       /* the array task, -1 for a job that is not one */
+    char state[32];  /* "PENDING", "RUNNING", "REQUEUED", ... */
+    char reason[64]; /* "Dependency", "Resources", "None", ... */
+} mnw_slurm_task;
+
+/* The tasks of job (an array job's id, or any job id: digits only) still in
+ * Slurm's queue (pending, running, requeued, completing), one per array
+ * task, from `squeue -h -r -j JOB`. Fills tasks[0 .. min(count, cap)) and
+ * returns the count (0: none queued, or the job is no longer known), or -1
+ * with why set (squeue not found, the controller not reachable). */
+int mnw_slurm_queued(const char *job, mnw_slurm_task *tasks, int cap, char *why, size_t n);
 
 #endif

@@ -15,138 +15,23 @@
 #include "bookmark.h"
 #include "buf.h"
 #include "progress.h"
+#include "shardset.h"
 #include "slurm.h"
+#include "statfmt.h"
 #include "util.h"
-
-#define BAR_WIDTH 30
 
 static const char usage[] =
     "usage: mnw status [--json] OUTDIR\n"
     "Shows where the run writing OUTDIR stands: state, percent done, pairs/s, ETA, and\n"
     "each node and device, from OUTDIR/progress.json and OUTDIR/mnw.bookmark. Works\n"
-    "for a run on this machine or another node, and for a stopped or killed run.\n"
-    "  --json      print OUTDIR/progress.json as it is (after checking it)\n"
+    "for a run on this machine or another node, and for a stopped or killed run. For the\n"
+    "OUTDIR of mnw-submit --shards N: every shard's state, the pairs of all, the merge.\n"
+    "  --json      print OUTDIR/progress.json as it is (after checking it); for shards,\n"
+    "              their states as one JSON object (docs/STATUS.md)\n"
     "  -h, --help  this help\n"
     "Exit status: 0 shown; 1 OUTDIR has neither file, or one is damaged; 2 bad command line.\n";
 
-/* ---- formatting ---- */
-
-/* 312487500 -> "312,487,500" */
-static const char *fmt_count(uint64_t v, char out[32])
-{
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), o = 0;
-    for (int k = 0; k < n; k++) {
-        if (k && (n - k) % 3 == 0) out[o++] = ',';
-        out[o++] = digits[k];
-    }
-    out[o] = '\0';
-    return out;
-}
-
-static const char *fmt_rate(double r, char out[32])
-{
-    if (!(r >= 0) || r > 1e18) snprintf(out, 32, "?");
-    else if (r < 100) snprintf(out, 32, "%.1f", r);
-    else fmt_count((uint64_t)llround(r), out);
-    return out;
-}
-
-static const char *fmt_dur(double s, char out[32])
-{
-    if (!(s >= 0) || s > 1e11) {
-        snprintf(out, 32, "unknown");
-        return out;
-    }
-    uint64_t t = (uint64_t)llround(s);
-    if (t < 60) snprintf(out, 32, "%" PRIu64 "s", t);
-    else if (t < 3600) snprintf(out, 32, "%" PRIu64 "m %02" PRIu64 "s", t / 60, t % 60);
-    else if (t < 86400) snprintf(out, 32, "%" PRIu64 "h %02" PRIu64 "m", t / 3600, t % 3600 / 60);
-    else snprintf(out, 32, "%" PRIu64 "d %02" PRIu64 "h", t / 86400, t % 86400 / 3600);
-    return out;
-}
-
-static const char *fmt_local(double t, char out[64])
-{
-    if (!(t > -1e15 && t < 1e15)) {
-        snprintf(out, 64, "?");
-        return out;
-    }
-    time_t s = (time_t)floor(t);
-    struct tm tm;
-    if (!localtime_r(&s, &tm) || !strftime(out, 64, "%Y-%m-%d %H:%M:%S %Z", &tm)) snprintf(out, 64, "?");
-    return out;
-}
-
-static double percent(uint64_t done, uint64_t total) { return total ? 100.0 * (double)done / (double)total : 100.0; }
-
-/* "42.0% [############..................]"; never 100.0% before the end */
-static void put_done(uint64_t done, uint64_t total)
-{
-    double pc = percent(done, total);
-    if (done < total && pc > 99.9) pc = 99.9;
-    int fill = (int)(pc / 100.0 * BAR_WIDTH);
-    char bar[BAR_WIDTH + 1];
-    for (int k = 0; k < BAR_WIDTH; k++) bar[k] = k < fill ? '#' : '.';
-    bar[BAR_WIDTH] = '\0';
-    printf("%.1f%% [%s]", pc, bar);
-}
-
-/* the OUTDIR argument as one shell word */
-static void shell_word(const char *s, char *out, size_t cap)
-{
-    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+-@%") == strlen(s)) {
-        snprintf(out, cap, "%s", s);
-        return;
-    }
-    size_t o = 0;
-    if (o + 1 < cap) out[o++] = '\'';
-    for (; *s && o + 5 < cap; s++) {
-        if (*s == '\'') {
-            memcpy(out + o, "'\\''", 4);
-            o += 4;
-        } else {
-            out[o++] = *s;
-        }
-    }
-    if (o + 1 < cap) out[o++] = '\'';
-    out[o] = '\0';
-}
-
-/* ---- this machine ---- */
-
-/* equal, or equal up to the first dot (short and full names) */
-static int same_host(const char *a, const char *b)
-{
-    if (!strcmp(a, b)) return 1;
-    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
-    return la == lb && la > 0 && !strncmp(a, b, la);
-}
-
-enum { PID_MNW, PID_GONE, PID_OTHER, PID_UNKNOWN };
-
-/* is pid an mnw process on this machine? name: its command name for PID_OTHER */
-static int pid_state(long pid, char name[64])
-{
-    name[0] = '\0';
-    if (pid <= 0) return PID_UNKNOWN;
-    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return PID_GONE;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/comm", pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return errno == ENOENT && access("/proc/self/comm", R_OK) == 0 ? PID_GONE : PID_UNKNOWN;
-    if (!fgets(name, 64, f)) name[0] = '\0';
-    fclose(f);
-    name[strcspn(name, "\n")] = '\0';
-    return strncmp(name, "mnw", 3) == 0 ? PID_MNW : PID_OTHER;
-}
-
 /* ---- the report ---- */
-
-static int is_active(const char *state)
-{
-    return !strcmp(state, "starting") || !strcmp(state, "running") || !strcmp(state, "stopping");
-}
 
 static void node_table(const mnw_progress *p)
 {
@@ -164,12 +49,12 @@ static void node_table(const mnw_progress *p)
     for (int k = 0; k < p->nnodes; k++) {
         const mnw_progress_node *n = &p->nodes[k];
         printf("  %4d  %-*.*s  %7d  %4d  %15s  %11s  %5.1f%%\n", n->rank, hw, hw, n->host, n->workers, n->ngpus,
-               fmt_count(n->pairs, a), fmt_rate(n->pairs_per_s, b), sum ? 100.0 * (double)n->pairs / (double)sum : 0.0);
+               mnw_statfmt_count(n->pairs, a), mnw_statfmt_rate(n->pairs_per_s, b), sum ? 100.0 * (double)n->pairs / (double)sum : 0.0);
         for (int d = 0; d < n->ndev; d++) {
             const mnw_progress_dev *dv = &n->dev[d];
             /* the device name under the host column, indented by 2 */
             printf("  %4s    %-*s  %15s  %11s  %5.1f%%\n", "", hw + 13, dv->name,
-                   fmt_count(dv->pairs, a), fmt_rate(dv->pairs_per_s, b),
+                   mnw_statfmt_count(dv->pairs, a), mnw_statfmt_rate(dv->pairs_per_s, b),
                    sum ? 100.0 * (double)dv->pairs / (double)sum : 0.0);
         }
     }
@@ -190,15 +75,15 @@ static void bookmark_lines(const mnw_progress *p, const mnw_bookmark *bm, int bm
     uint64_t done, all;
     char sh[32];
     mnw_bookmark_progress(bm, &done, &all, sh, sizeof sh);
-    printf("  bookmark   %s pairs safely written (%.1f%%)\n", fmt_count(done, a), percent(done, all));
+    printf("  bookmark   %s pairs safely written (%.1f%%)\n", mnw_statfmt_count(done, a), mnw_statfmt_percent(done, all));
     if (all != p->pairs_total)
         printf("note: the bookmark is for %s pairs but progress.json for %s: they are from different runs; the "
                "bookmark is what --resume goes by\n",
-               fmt_count(all, a), fmt_count(p->pairs_total, b));
+               mnw_statfmt_count(all, a), mnw_statfmt_count(p->pairs_total, b));
     else if (done != p->pairs_done)
         printf("note: progress.json counts %s pairs done, the bookmark %s: the bookmark is the truth (what is safely "
                "in the outputs; a resume continues from there)\n",
-               fmt_count(p->pairs_done, a), fmt_count(done, b));
+               mnw_statfmt_count(p->pairs_done, a), mnw_statfmt_count(done, b));
 }
 
 /* how to go on: the resume command where there is a bookmark to resume
@@ -213,7 +98,7 @@ static void continue_hint(const char *lead, int conditional, const char *word, c
         printf("%s its bookmark is damaged (the error is below), so mnw --resume cannot continue it.\n", head);
     } else {
         char in[8300];
-        shell_word(input[0] ? input : "INPUT", in, sizeof in);
+        mnw_statfmt_word(input[0] ? input : "INPUT", in, sizeof in);
         printf("%s it recorded no bookmark (nothing safely written), so there is nothing to resume: start it again "
                "with mnw -i %s -o %s --force\n",
                head, in, word);
@@ -244,16 +129,16 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
 {
     char a[32], b[32], t1[64], t2[64], word[8300];
     double now = mnw_progress_now(), age = now - p->updated;
-    int active = is_active(p->state);
-    shell_word(outdir_arg, word, sizeof word);
+    int active = mnw_statfmt_active(p->state);
+    mnw_statfmt_word(outdir_arg, word, sizeof word);
 
     /* is an active run alive? The pid only where it ran (this host) */
     char me[256] = "", pname[64] = "";
     if (gethostname(me, sizeof me) != 0) me[0] = '\0';
     me[sizeof me - 1] = '\0';
-    int here = same_host(p->host, me);
-    int ps = active && here ? pid_state(p->pid, pname) : PID_UNKNOWN;
-    int gone = ps == PID_GONE || ps == PID_OTHER;
+    int here = mnw_statfmt_same_host(p->host, me);
+    int ps = active && here ? mnw_statfmt_pid(p->pid, pname) : MNW_PID_UNKNOWN;
+    int gone = ps == MNW_PID_GONE || ps == MNW_PID_OTHER;
     int stale = active && !gone && age > MNW_PROGRESS_STALE_S;
 
     printf("mnw run in %s\n", outdir_arg);
@@ -268,26 +153,26 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
     }
     printf("  outdir     %s\n", p->outdir);
     printf("  host       %s, pid %ld\n", p->host, p->pid);
-    printf("  started    %s\n", fmt_local(p->started, t1));
-    if (age >= 0) printf("  updated    %s (%s ago)\n", fmt_local(p->updated, t2), fmt_dur(age, a));
-    else printf("  updated    %s (%s in the future: the clocks differ)\n", fmt_local(p->updated, t2), fmt_dur(-age, a));
-    printf("  elapsed    %s\n", fmt_dur(p->elapsed_s, a));
+    printf("  started    %s\n", mnw_statfmt_local(p->started, t1));
+    if (age >= 0) printf("  updated    %s (%s ago)\n", mnw_statfmt_local(p->updated, t2), mnw_statfmt_dur(age, a));
+    else printf("  updated    %s (%s in the future: the clocks differ)\n", mnw_statfmt_local(p->updated, t2), mnw_statfmt_dur(-age, a));
+    printf("  elapsed    %s\n", mnw_statfmt_dur(p->elapsed_s, a));
     if (active && p->pairs_total == 0) {
         printf("  done       - (the number of pairs is not known yet: the input is being read)\n");
     } else {
         printf("  done       ");
-        put_done(p->pairs_done, p->pairs_total);
-        printf(" %s of %s pairs\n", fmt_count(p->pairs_done, a), fmt_count(p->pairs_total, b));
+        mnw_statfmt_done(p->pairs_done, p->pairs_total);
+        printf(" %s of %s pairs\n", mnw_statfmt_count(p->pairs_done, a), mnw_statfmt_count(p->pairs_total, b));
     }
     if (p->pairs_at_start)
-        printf("  this run   %s pairs since it resumed at pair %s\n", fmt_count(p->pairs_done - p->pairs_at_start, a),
-               fmt_count(p->pairs_at_start, b));
-    printf("  speed      %s pairs/s\n", fmt_rate(p->pairs_per_s, a));
+        printf("  this run   %s pairs since it resumed at pair %s\n", mnw_statfmt_count(p->pairs_done - p->pairs_at_start, a),
+               mnw_statfmt_count(p->pairs_at_start, b));
+    printf("  speed      %s pairs/s\n", mnw_statfmt_rate(p->pairs_per_s, a));
     if (active) {
         if (gone) printf("  ETA        - (the run is not running)\n");
-        else if (stale && p->eta_s >= 0) printf("  ETA        - (not updating; it was %s)\n", fmt_dur(p->eta_s, a));
+        else if (stale && p->eta_s >= 0) printf("  ETA        - (not updating; it was %s)\n", mnw_statfmt_dur(p->eta_s, a));
         else if (p->eta_s >= 0)
-            printf("  ETA        %s (about %s)\n", fmt_dur(p->eta_s, a), fmt_local(p->updated + p->eta_s, t1));
+            printf("  ETA        %s (about %s)\n", mnw_statfmt_dur(p->eta_s, a), mnw_statfmt_local(p->updated + p->eta_s, t1));
         else printf("  ETA        unknown (no speed measured yet)\n");
     }
     printf("  resumes    %d\n", p->resumes);
@@ -298,18 +183,18 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
 
     if (active) {
         if (here) {
-            if (ps == PID_GONE)
+            if (ps == MNW_PID_GONE)
                 printf("The run is not running: process %ld is gone from this host (%s): it was killed or "
                        "crashed before it could record that it stopped.\n",
                        p->pid, me);
-            else if (ps == PID_OTHER)
+            else if (ps == MNW_PID_OTHER)
                 printf("The run is not running: pid %ld on this host is now '%s', not mnw: the run was killed or "
                        "crashed before it could record that it stopped.\n",
                        p->pid, pname);
             else if (stale)
                 printf("The run is not updating: progress.json was last written %s ago, but process %ld is still "
                        "there: it may be hung or stopped (SIGSTOP).\n",
-                       fmt_dur(age, a), p->pid);
+                       mnw_statfmt_dur(age, a), p->pid);
             else
                 printf("The run is %s on this host (pid %ld).\n", p->state, p->pid);
         } else {
@@ -319,16 +204,16 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
             if (stale)
                 printf("It is not updating: progress.json was last written %s ago (by this machine's clock): it "
                        "was killed, or the clocks of %s and this machine differ.\n",
-                       fmt_dur(age, a), p->host);
+                       mnw_statfmt_dur(age, a), p->host);
             else if (age < -MNW_PROGRESS_STALE_S)
                 printf("progress.json was written %s in the future by this machine's clock: the clocks of %s and "
                        "this machine differ.\n",
-                       fmt_dur(-age, a), p->host);
+                       mnw_statfmt_dur(-age, a), p->host);
         }
         if (gone) continue_hint("Continue it", 0, word, p->input, bm, bm_damaged);
         else if (stale) continue_hint("If it is not running, continue it", 1, word, p->input, bm, bm_damaged);
     } else if (!strcmp(p->state, "done")) {
-        printf("The run is complete: all %s pairs are in the outputs.\n", fmt_count(p->pairs_total, a));
+        printf("The run is complete: all %s pairs are in the outputs.\n", mnw_statfmt_count(p->pairs_total, a));
     } else if (!strcmp(p->state, "stopped")) {
         printf("The run stopped%s%s.\n", p->message[0] ? ": " : "", p->message);
         continue_hint("Continue it", 0, word, p->input, bm, bm_damaged);
@@ -344,7 +229,7 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
 static void report_bookmark(const char *outdir_arg, const char *bpath, const mnw_bookmark *bm, int progress_damaged)
 {
     char a[32], b[32], word[8300];
-    shell_word(outdir_arg, word, sizeof word);
+    mnw_statfmt_word(outdir_arg, word, sizeof word);
     printf("mnw run in %s\n", outdir_arg);
     if (progress_damaged)
         printf("  progress   %s is damaged (the error is below)\n", MNW_PROGRESS_FILE);
@@ -353,18 +238,18 @@ static void report_bookmark(const char *outdir_arg, const char *bpath, const mnw
                "update)\n",
                MNW_PROGRESS_FILE);
     printf("  bookmark   %s\n", bpath);
-    printf("  sequences  %s\n", fmt_count(bm->sequences, a));
+    printf("  sequences  %s\n", mnw_statfmt_count(bm->sequences, a));
     uint64_t done, all;
     char sh[32];
     mnw_bookmark_progress(bm, &done, &all, sh, sizeof sh);
     if (sh[0]) printf("  shard      %s (its own pairs below)\n", sh);
     printf("  done       ");
-    put_done(done, all);
-    printf(" %s of %s pairs safely written\n", fmt_count(done, a), fmt_count(all, b));
+    mnw_statfmt_done(done, all);
+    printf(" %s of %s pairs safely written\n", mnw_statfmt_count(done, a), mnw_statfmt_count(all, b));
     printf("\n");
     if (done == all)
         printf("The bookmark says the %s is complete: all %s pairs are in the outputs.\n", sh[0] ? "shard" : "run",
-               fmt_count(all, a));
+               mnw_statfmt_count(all, a));
     else
         printf("The run is not complete. If no mnw is writing %s now, continue it with: mnw --resume %s\n",
                outdir_arg, word);
@@ -425,6 +310,9 @@ int mnw_status_main(int argc, char **argv)
         return 1;
     }
     size_t dl = strlen(outdir);
+    char bpath0[8300];
+    snprintf(bpath0, sizeof bpath0, "%s/%s", outdir, MNW_BOOKMARK_FILE);
+    if (mnw_shardset_present(outdir) && access(bpath0, F_OK) != 0) return mnw_status_shards(outdir, json);
     while (dl > 1 && outdir[dl - 1] == '/') dl--;
     char ppath[8300], bpath[8300];
     snprintf(ppath, sizeof ppath, "%.*s/%s", (int)dl, outdir, MNW_PROGRESS_FILE);

@@ -1,7 +1,8 @@
 /* status.h - `mnw status [--json] OUTDIR`: where the run writing OUTDIR
  * stands, for a person (docs/STATUS.md). Reads OUTDIR/progress.json
  * (cld/progress.h) and OUTDIR/mnw.bookmark (cld/bookmark.h); works for a
- * run on this machine, on another node, or one that stopped or was killed.
+ * run on this machine, on another node, or one that stopped or was killed;
+ * and the parent directory of a run split into shards (mnw-submit --shards).
  *
  * Ownership: nothing kept between calls. Thread-safety: main thread only
  * (writes stdout and stderr).
@@ -13,5 +14,12 @@
  * Returns the exit status: 0 printed, 1 OUTDIR has neither file or one is
  * damaged (the message names the file), 2 bad command line. */
 int mnw_status_main(int argc, char **argv);
+
+/* PARENT of a run split by mnw-submit --shards (it holds mnw.shards,
+ * src/shardset.h): every shard's state, the sum of their pairs, the merged
+ * run and the Slurm jobs (status_shards.c); json: the same as one JSON
+ * object. Called by mnw_status_main. Returns 0 shown, 1 the manifest or a
+ * shard's file is damaged (named on stderr). */
+int mnw_status_shards(const char *parent, int json);
 
 #endif

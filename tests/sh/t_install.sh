@@ -38,6 +38,7 @@ check "make install PREFIX=$prefix DESTDIR=stage: exit 0 (exit $rc)" '[ $rc -eq 
     echo "bin/mnw 755 $MNW"
     echo "bin/mnw-submit 755 $ROOT/slurm/mnw-submit"
     echo "bin/mnw-job 755 $ROOT/slurm/mnw-job"
+    echo "bin/mnw-merge-job 755 $ROOT/slurm/mnw-merge-job"
     for f in "$ROOT"/slurm/templates/*.sbatch; do echo "share/mnw/templates/$(basename "$f") 644 $f"; done
     echo "share/man/man1/mnw.1 644 $ROOT/docs/mnw.1"
     for f in "$ROOT/README.md" "$ROOT/LICENSE" "$ROOT"/docs/*.md "$ROOT/config/example.conf"; do
@@ -96,6 +97,10 @@ check "the script runs: installed mnw-job starts the installed mnw, exit 0 (exit
     '[ $rc -eq 0 ] && grep -qF "$P/bin/mnw -i $TMP/s20.fa -o $TMP/viajob" job.out'
 [ $rc -eq 0 ] || sed 's/^/#   /' job.out | head -10
 check "... and its outputs are byte-identical to the build's" 'same_bytes ref viajob'
+"$P/bin/mnw-submit" --dry-run --shards 2 -i s20.fa -o "$TMP/viashards" >submit2.out 2>&1
+check "installed mnw-submit --shards: the merge script runs the installed mnw-merge-job" \
+    'grep -q "^exec $P/bin/mnw-merge-job --mnw $P/bin/mnw --parent $TMP/viashards$" viashards/mnw-merge.sbatch' ||
+    sed 's/^/#   /' submit2.out | head -10
 
 # --- mnw(1) against mnw --help, both ways ---
 MAN=$P/share/man/man1/mnw.1

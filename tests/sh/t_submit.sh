@@ -86,4 +86,85 @@ awk '/^>/{n++} n>20{exit} {print}' a.fa >a20.fa
 sub res --dry-run --resume done1 -c 2
 check "--resume OUTDIR: the script runs mnw-job on it (it resumes from the bookmark)" \
     '[ $rc -eq 0 ] && grep -q -- "--outdir $TMP/done1 " done1.sbatch'
+
+# --- --shards N: an array of shard tasks and a merge job ---
+sub shd --dry-run --shards 12 -c 2 --array-throttle 4 -i a.fa -o sh12 -- --cigar -t 1
+check "shards: exit 0; the array script, the merge script and the manifest in OUTDIR" \
+    '[ $rc -eq 0 ] && bash -n sh12/mnw-shards.sbatch && bash -n sh12/mnw-merge.sbatch && [ -f sh12/mnw.shards ]'
+for l in "#SBATCH --array=1-12%4" "#SBATCH --cpus-per-task=2" "#SBATCH --output=$TMP/sh12/slurm-%A_%a.out" \
+    "#SBATCH --signal=B:USR1@300" "#SBATCH --requeue"; do
+    check "shards: '$l'" 'has sh12/mnw-shards.sbatch "$l"'
+done
+check "shards: task I runs mnw-job into OUTDIR/shard-II (two digits for 12) with --shard I/12 before the mnw options" \
+    'has sh12/mnw-shards.sbatch "dir=\$(printf '"'"'%s/shard-%0*d'"'"' $TMP/sh12 2 \"\$i\")" &&
+     grep -q -- "--outdir \"\$dir\" --input $TMP/a.fa --launcher none .* -- --shard \"\$i/12\" --cigar -t 1$" sh12/mnw-shards.sbatch'
+check "shards: the merge job: one CPU, its own log, mnw-merge-job on OUTDIR" \
+    'has sh12/mnw-merge.sbatch "#SBATCH --cpus-per-task=1" && has sh12/mnw-merge.sbatch "#SBATCH --output=$TMP/sh12/slurm-merge-%j.out" &&
+     has sh12/mnw-merge.sbatch "exec $ROOT/slurm/mnw-merge-job --mnw $MNW --parent $TMP/sh12"'
+check "shards: the manifest names the input, 12 shards shard-01 .. shard-12, merged, no job yet" \
+    'has sh12/mnw.shards "input $TMP/a.fa" && has sh12/mnw.shards "shards 12" && has sh12/mnw.shards "shard 1 shard-01" &&
+     has sh12/mnw.shards "shard 12 shard-12" && has sh12/mnw.shards "merged merged" && ! grep -q "^job " sh12/mnw.shards'
+"$MNW" status sh12 >sh12-status.txt 2>&1
+check "shards: mnw status of the dry run: 12 shards, none started, nothing merged" \
+    'grep -q "split into 12 shards" sh12-status.txt && grep -q "0 done, 0 running, 0 queued, 12 stopped or not started" sh12-status.txt &&
+     grep -q "merged     .*: not yet" sh12-status.txt && [ "$(grep -c "not started  " sh12-status.txt)" = 12 ]' ||
+    sed 's/^/#   /' sh12-status.txt
+sub shd2 --dry-run --shards 12 -c 2 -i a.fa -o sh12 -- --cigar -t 1
+check "shards: a second dry run replaces what the first left" '[ $rc -eq 0 ]'
+
+# the batch scripts run as Slurm runs them (each task with its
+# SLURM_ARRAY_TASK_ID), here without Slurm: the merged run is the whole run's
+sub sh3 --dry-run --shards 3 -i a20.fa -o sh3 -- -t 1 --gpus none --worklist-size 20 --cigar --phylip
+"$MNW" -q -i a20.fa -o whole20 -t 1 --gpus none --worklist-size 20 --cigar --phylip
+for i in 1 2 3; do SLURM_ARRAY_TASK_ID=$i bash sh3/mnw-shards.sbatch >sh3-task$i.log 2>&1; done
+check "shards: each task's script ran mnw --shard I/3 into shard-I (complete bookmarks)" \
+    'grep -q "^setting shard 1/3" sh3/shard-1/mnw.bookmark && grep -q "^setting shard 3/3" sh3/shard-3/mnw.bookmark'
+"$MNW" status sh3 >sh3-status.txt 2>&1
+check "shards: mnw status: 3 done, 190 of 190 pairs, all shards complete, no merge queued" \
+    'grep -q "3 done, 0 running" sh3-status.txt && grep -q "190 of 190 pairs" sh3-status.txt &&
+     grep -q "All 3 shards are complete, but no merge job is queued: merge them with mnw-submit --resume" sh3-status.txt' ||
+    sed 's/^/#   /' sh3-status.txt
+mkdir sh3/merged && echo partial >sh3/merged/.pairs.tsv.gz.merge # a merge killed midway
+bash sh3/mnw-merge.sbatch >sh3-merge.log 2>&1
+rc=$?
+check "shards: the merge script: a killed merge's files removed, then merged byte-identical to the whole run" \
+    '[ $rc -eq 0 ] && grep -q "a merge killed midway" sh3-merge.log && same_bytes sh3/merged whole20 &&
+     [ ! -e sh3/merged/.pairs.tsv.gz.merge ]' ||
+    sed 's/^/#   /' sh3-merge.log
+bash sh3/mnw-merge.sbatch >sh3-merge2.log 2>&1
+rc=$?
+check "shards: the merge script again: complete already, nothing done" \
+    '[ $rc -eq 0 ] && grep -q "is complete already (190 pairs): nothing to merge" sh3-merge2.log'
+"$MNW" status sh3 >sh3-status.txt 2>&1
+check "shards: mnw status: the run is complete, merged into merged" \
+    'grep -q "The run is complete: its 3 shards are merged into sh3/merged (mnw status sh3/merged)" sh3-status.txt' || sed 's/^/#   /' sh3-status.txt
+sub sh3r --resume sh3
+check "shards: --resume of a merged run: nothing to submit" '[ $rc -eq 0 ] && grep -q "merged is complete: nothing to submit" sh3r.out'
+
+# --resume: the shards not complete (and not queued) again, then the merge
+sub sh4 --dry-run --shards 4 -i a20.fa -o sh4 --remove-shards -- -t 1 --gpus none --worklist-size 20 --cigar --phylip
+for i in 1 3; do SLURM_ARRAY_TASK_ID=$i bash sh4/mnw-shards.sbatch >/dev/null 2>&1; done
+sub sh4r --dry-run --resume sh4 -c 1
+check "shards: --resume: an array of the shards not complete (2,4) with the run's mnw options, the merge after them" \
+    '[ $rc -eq 0 ] && has sh4/mnw-shards.sbatch "#SBATCH --array=2,4" && grep -q "after 2 new shard task(s)" sh4r.out &&
+     grep -q -- "-- --shard \"\$i/4\" -t 1 --gpus none --worklist-size 20 --cigar --phylip$" sh4/mnw-shards.sbatch' ||
+    sed 's/^/#   /' sh4r.out
+for i in 2 4; do SLURM_ARRAY_TASK_ID=$i bash sh4/mnw-shards.sbatch >/dev/null 2>&1; done
+bash sh4/mnw-merge.sbatch >sh4-merge.log 2>&1
+rc=$?
+check "shards: --remove-shards: merged byte-identical, then the shard directories removed" \
+    '[ $rc -eq 0 ] && same_bytes sh4/merged whole20 && [ ! -e sh4/shard-1 ] && [ ! -e sh4/shard-4 ] &&
+     grep -q "removing the shard directories" sh4-merge.log' || sed 's/^/#   /' sh4-merge.log
+
+refuse "--shards with --array" "--shards and --array do not mix" --shards 2 --array -o base3 a.fa
+refuse "--shards on 2 nodes" "--shards runs each shard on one node" --shards 2 -N 2 -i a.fa -o new
+refuse "--shard among the mnw options" "'--shard=1/2': mnw-submit --shards gives each task" --shards 2 -i a.fa -o new -- --shard=1/2
+refuse "--shards 0" "--shards '0' is not a positive number" --shards 0 -i a.fa -o new
+refuse "--shards beyond 1000000" "--shards 1000001: at most 1000000" --shards 1000001 -i a.fa -o new
+refuse "--script with --shards" "--script does not apply to --shards" --shards 2 -i a.fa -o new --script x.sbatch
+refuse "--remove-shards alone" "--remove-shards goes with --shards" --remove-shards -i a.fa -o new
+refuse "--shards into a non-empty OUTDIR" "full exists and is not empty: choose another" --shards 2 -i a.fa -o full
+refuse "--resume with another N" "--shards 5: the run in $TMP/sh4 is split into 4 shards" --resume sh4 --shards 5
+echo "job shards 99 1-4" >>sh12/mnw.shards
+refuse "--shards over a submitted sharded run" "holds a run split into shards already: continue it with --resume" --shards 12 -i a.fa -o sh12
 finish
