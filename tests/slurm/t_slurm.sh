@@ -7,6 +7,8 @@
 #   - a job cut by its time limit (--signal=B:USR1): it stops with its
 #     bookmark, requeues itself and resumes;
 #   - scancel in the middle, then mnw-submit --resume;
+#   - one run as 3 shard tasks and a merge job (mnw-submit --shards): a task
+#     cancelled midway, the merge stuck, mnw-submit --resume, merged;
 # every result byte-identical to an uninterrupted run outside Slurm, and
 # `mnw status` showing the job, its state and its requeues. The jobs run at
 # the same time (about 3 minutes in all on 2 cores; the time limit, a whole
@@ -77,6 +79,9 @@ submit arr --array -o arr -c 1 s200.fa gold.fa -- "${opts[@]}" -t 1
 # (slurmctld looks periodically: it came 10-17 s into a start here)
 submit tlim -c 1 -t 1 --signal-lead 50 -i s1000.fa -o tlim -- "${opts[@]}" -t 1 --bookmark-every 1
 submit canc -c 1 -i s500.fa -o canc -- "${opts[@]}" -t 1 --bookmark-every 1
+# one run as 3 shard tasks and a merge job; shard 2 is cancelled midway below
+submit shd --shards 3 -c 1 -i gold.fa -o shd -- "${opts[@]}" -t 1 --bookmark-every 1
+shd_arr=$(sed -n 's/^job shards \([0-9]*\) .*/\1/p' shd/mnw.shards)
 
 # --- scancel in the middle, then mnw-submit --resume ---
 for ((k = 0; k < 120; k++)); do
@@ -98,6 +103,26 @@ check "mnw status of the cancelled run: job $canc CANCELLED, resume it" \
     sed 's/^/#   /' canc-status.txt
 submit canc2 --resume canc -c 1 -- -t 1
 
+# --- shards: a task cancelled midway, the merge never starts; --resume ---
+check "shards: an array job of 3 tasks and a merge job ($shd_arr, $shd)" \
+    '[ -n "$shd_arr" ] && grep -qx "job shards $shd_arr 1-3" shd/mnw.shards && grep -qx "job merge $shd" shd/mnw.shards &&
+     [ "$(field "$shd" JobState)" = PENDING ]'
+for ((k = 0; k < 240; k++)); do
+    w=$(sed -n 's/^watermark //p' shd/shard-2/mnw.bookmark 2>/dev/null)
+    k0=$(sed -n 's/^setting shard-range \([0-9]*\) .*/\1/p' shd/shard-2/mnw.bookmark 2>/dev/null)
+    [ -n "$w" ] && [ "$w" -gt "$k0" ] && break
+    sleep 0.5
+done
+scancel "${shd_arr}_2"
+wait_end "${shd_arr}_2" 60
+check "shards: task 2 cancelled midway, stopped with its bookmark ($state)" \
+    '[ "$state" = CANCELLED ] && grep -q "\"state\": \"stopped\"" shd/shard-2/progress.json'
+"$MNW" status shd >shd-status.txt 2>&1
+check "shards: mnw status while the others work: shard 2 stopped, shards 1 and 3 with their tasks" \
+    'grep -qE "^  2/3 +stopped " shd-status.txt &&
+     grep -qE "^  1/3 +(starting|running|queued|done) .* ${shd_arr}_1( |$)" shd-status.txt &&
+     grep -qE "^  3/3 +(starting|running|queued|done) .* ${shd_arr}_3( |$)" shd-status.txt' || sed 's/^/#   /' shd-status.txt
+
 # --- the time limit: SIGUSR1, stop, requeue, resume ---
 for ((k = 0; k < 150; k++)); do
     r=$(field "$tlim" Restarts)
@@ -114,6 +139,27 @@ check "mnw status while requeued: the job, its state and 'requeued 1 time'" \
     'grep -qE "Slurm job  $tlim: [A-Z_]+.*requeued [1-9] time" tlim-status.txt' || sed 's/^/#   /' tlim-status.txt
 # the rest at once: a longer limit (what a user would ask with --time)
 scontrol update JobId="$tlim" TimeLimit=10 >/dev/null 2>&1
+
+# --- shards, continued: the other tasks ended meanwhile ---
+wait_end "${shd_arr}_1" 300
+wait_end "${shd_arr}_3" 300
+# afterok on the array can no longer be met: Slurm says so (its scheduler
+# looks every few seconds)
+for ((k = 0; k < 60; k++)); do
+    reason=$(field "$shd" Reason)
+    [ "$reason" = DependencyNeverSatisfied ] && break
+    sleep 1
+done
+"$MNW" status shd >shd-status.txt 2>&1
+check "shards: mnw status: 2 done, shard 2 stopped (task ${shd_arr}_2), the merge can no longer start" \
+    'grep -q "2 done, 0 running, 0 queued, 1 stopped or not started" shd-status.txt &&
+     grep -qE "^  2/3 +stopped .* ${shd_arr}_2" shd-status.txt &&
+     grep -q "^Shard 2 is neither complete nor running nor queued: continue it and the merge with mnw-submit --resume shd" shd-status.txt &&
+     grep -q "Merge job $shd can no longer start" shd-status.txt' || sed 's/^/#   /' shd-status.txt
+submit shd2 --resume shd -c 1
+check "shards: --resume cancels the stuck merge job, queues shard 2 alone and a merge after it" \
+    'grep -q "cancelled merge job(s) $shd" sub-shd2.log && grep -q "shards 2 of 3" sub-shd2.log &&
+     [ "$(grep -c "^job " shd/mnw.shards)" = 4 ]' || sed 's/^/#   /' sub-shd2.log
 
 # the references, outside Slurm, while the jobs run
 "$MNW" -q -i s200.fa -o ref200 "${opts[@]}" -t 2
@@ -163,6 +209,15 @@ same "scancel, then mnw-submit --resume" canc ref500 canc.slurm-$canc2.out
 check "resumed by a second job: progress.json lists both jobs ($canc,$canc2)" \
     'grep -q "\"slurm_jobs\": \"$canc,$canc2\"" canc/progress.json'
 
+wait_end "$shd2" 300
+same "shards: 3 tasks, one cancelled and resumed, merged" shd/merged refgold shd/slurm-merge-$shd2.out
+shd_arr2=$(sed -n 's/^job shards \([0-9]*\) .*/\1/p' shd/mnw.shards | tail -1)
+check "shards: shard 2's progress.json lists both of its tasks (${shd_arr}_2,${shd_arr2}_2)" \
+    'grep -q "\"slurm_jobs\": \"${shd_arr}_2,${shd_arr2}_2\"" shd/shard-2/progress.json'
+"$MNW" status shd >shd-status.txt 2>&1
+check "shards: mnw status: 3 done, the run complete in shd/merged" \
+    'grep -q "3 done, 0 running" shd-status.txt && grep -q "^The run is complete: its 3 shards are merged into shd/merged" shd-status.txt' ||
+    sed 's/^/#   /' shd-status.txt
 "$MNW" -q -i s1000.fa -o ref1000 "${opts[@]}" -t 2
 wait_end "$tlim" 400
 same "time limit, requeue, resume" tlim ref1000 tlim.slurm-$tlim.out
