@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "regfile.h"
 #include "shard.h"
+#include "statfmt.h"
 #include "verify.h"
 
 static const char usage[] =
@@ -58,8 +59,8 @@ static int load(shard_in *s, mnw_err *e)
         char a[32], b[32];
         return mnw_err_set(e, "%s: shard %s is not complete (%s of its %s pairs written): finish it first with mnw "
                               "--resume %s",
-                           s->bmpath, v, mnw_verify_count(s->bm.watermark - s->k0, a),
-                           mnw_verify_count(s->k1 - s->k0, b), dir);
+                           s->bmpath, v, mnw_statfmt_count(s->bm.watermark - s->k0, a),
+                           mnw_statfmt_count(s->k1 - s->k0, b), dir);
     }
     for (int k = 0; k < s->bm.nout; k++)
         if (!s->bm.out_sum[k])
@@ -330,7 +331,7 @@ int mnw_merge_main(int argc, char **argv)
         char a[32];
         mnw_outlock_release(&lock);
         printf("mnw merge: %d shard%s, %s pairs, into %s: the run is complete\n", n, n == 1 ? "" : "s",
-               mnw_verify_count(s[0].bm.pairs, a), outdir);
+               mnw_statfmt_count(s[0].bm.pairs, a), outdir);
     }
     for (int i = 0; i < n; i++) mnw_bookmark_free(&s[i].bm);
     free(s);

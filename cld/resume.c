@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "outsel.h"
+#include "statfmt.h"
 #include "verify.h"
 
 /* A result-changing setting: its bookmark key (an option name) and the
@@ -153,7 +154,7 @@ int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mn
             close(fd);
             LOG_WARN("%s: the bookmark (of an mnw from before output checksums) holds no checksum of it: only its "
                      "length (%s bytes) is checked",
-                     path, mnw_verify_count(len, n1));
+                     path, mnw_statfmt_count(len, n1));
         } else {
             mnw_verify_diff d;
             int rc = mnw_verify_fd(fd, path, b->out_sum[k], &d, e);

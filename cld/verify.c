@@ -1,4 +1,5 @@
 /* verify.c - `mnw verify OUTDIR` (verify.h). */
+#include "statfmt.h"
 #include "verify.h"
 #include "regfile.h"
 
@@ -23,18 +24,6 @@ static const char usage[] =
     "  -h, --help  this help\n"
     "Exit status: 0 every output matches; 1 an output differs, is missing, shorter or\n"
     "unreadable, or the bookmark is missing or damaged; 2 bad command line.\n";
-
-const char *mnw_verify_count(uint64_t v, char out[32])
-{
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), o = 0;
-    for (int k = 0; k < n; k++) {
-        if (k && (n - k) % 3 == 0) out[o++] = ',';
-        out[o++] = digits[k];
-    }
-    out[o] = '\0';
-    return out;
-}
 
 int mnw_verify_fd(int fd, const char *path, const mnw_sum *want, mnw_verify_diff *d, mnw_err *e)
 {
@@ -65,8 +54,8 @@ void mnw_verify_describe(const mnw_verify_diff *d, char *out, size_t n)
     char a[32], b[32];
     if (d->same) snprintf(out, n, "the same bytes as the run wrote");
     else
-        snprintf(out, n, "bytes %s to %s differ from what the run wrote", mnw_verify_count(d->from, a),
-                 mnw_verify_count(d->to, b));
+        snprintf(out, n, "bytes %s to %s differ from what the run wrote", mnw_statfmt_count(d->from, a),
+                 mnw_statfmt_count(d->to, b));
 }
 
 /* One output k of the bookmark: prints its line; 0 ok, 1 a problem. */
@@ -83,7 +72,7 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
         if (fd == -2) fprintf(stderr, "mnw: error: %s\n", oe.msg);
         else
             fprintf(stderr, "mnw: error: %s: %s; the bookmark says it holds %s bytes\n", path, strerror(errno),
-                    mnw_verify_count(len, n1));
+                    mnw_statfmt_count(len, n1));
         return 1;
     }
     if ((uint64_t)st.st_size < len) {
@@ -91,18 +80,18 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
         fflush(stdout);
         fprintf(stderr, "mnw: error: %s: %s bytes, shorter than the %s the bookmark says were written: it was cut "
                         "after the bookmark\n",
-                path, mnw_verify_count((uint64_t)st.st_size, n1), mnw_verify_count(len, n2));
+                path, mnw_statfmt_count((uint64_t)st.st_size, n1), mnw_statfmt_count(len, n2));
         return 1;
     }
     char beyond[128] = "";
     if ((uint64_t)st.st_size > len)
         snprintf(beyond, sizeof beyond, "; %s bytes beyond the bookmark (written after it; mnw --resume cuts them)",
-                 mnw_verify_count((uint64_t)st.st_size - len, n2));
+                 mnw_statfmt_count((uint64_t)st.st_size - len, n2));
     const mnw_sum *want = bm->out_sum[k];
     if (!want) {
         close(fd);
         printf("%s: length ok (%s bytes; the bookmark holds no checksums to compare)%s\n", path,
-               mnw_verify_count(len, n1), beyond);
+               mnw_statfmt_count(len, n1), beyond);
         return 0;
     }
     mnw_verify_diff d;
@@ -119,10 +108,10 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
         mnw_verify_describe(&d, what, sizeof what);
         fflush(stdout);
         fprintf(stderr, "mnw: error: %s: %s (CRC-32 of its first %s bytes %08lx, the bookmark says %08lx)\n", path,
-                what, mnw_verify_count(len, n1), (unsigned long)d.crc, (unsigned long)mnw_sum_crc(want));
+                what, mnw_statfmt_count(len, n1), (unsigned long)d.crc, (unsigned long)mnw_sum_crc(want));
         return 1;
     }
-    printf("%s: ok (%s bytes, CRC-32 %08lx)%s\n", path, mnw_verify_count(len, n1), (unsigned long)d.crc, beyond);
+    printf("%s: ok (%s bytes, CRC-32 %08lx)%s\n", path, mnw_statfmt_count(len, n1), (unsigned long)d.crc, beyond);
     return 0;
 }
 
@@ -181,11 +170,11 @@ int mnw_verify_main(int argc, char **argv)
     if (sh[0]) snprintf(what, sizeof what, "shard %s", sh);
     else snprintf(what, sizeof what, "run");
     if (done == all)
-        printf("%s: %s of %s pairs written: the %s is complete\n", bpath, mnw_verify_count(done, n1),
-               mnw_verify_count(all, n2), what);
+        printf("%s: %s of %s pairs written: the %s is complete\n", bpath, mnw_statfmt_count(done, n1),
+               mnw_statfmt_count(all, n2), what);
     else
         printf("%s: %s of %s pairs written (%.1f%%): the %s is not complete (continue it with: mnw --resume %s)\n",
-               bpath, mnw_verify_count(done, n1), mnw_verify_count(all, n2), all ? 100.0 * (double)done / (double)all : 0.0,
+               bpath, mnw_statfmt_count(done, n1), mnw_statfmt_count(all, n2), all ? 100.0 * (double)done / (double)all : 0.0,
                what, dir);
     if (bm.version == 1)
         printf("%s: written by an mnw from before output checksums (version 1): only the lengths are checked\n",

@@ -31,8 +31,6 @@ typedef struct {
 int mnw_verify_fd(int fd, const char *path, const mnw_sum *want, mnw_verify_diff *d, mnw_err *e);
 /* "bytes 2,097,152 to 3,145,727 differ from what the run wrote" (d->same 0). */
 void mnw_verify_describe(const mnw_verify_diff *d, char *out, size_t n);
-/* 1234567 -> "1,234,567" (out: 32 bytes); returns out. */
-const char *mnw_verify_count(uint64_t v, char out[32]);
 
 /* argv[0] is "verify". Prints one line per output on stdout (problems on
  * stderr). Returns the exit status: 0 every output holds what the bookmark

@@ -1,5 +1,6 @@
-/* statfmt.h - what `mnw status` prints a run's figures with, for a person
- * (src/status.c, one run; src/status_shards.c, a run split into shards):
+/* statfmt.h - what mnw prints a run's figures with, for a person (`mnw
+ * status` of one run, src/status.c, and of a run split into shards,
+ * src/status_shards.c; the counts in mnw verify, merge and resume messages):
  * counts with thousands separators, rates, durations, local times, a
  * percent bar, a path as one shell word, and whether a recorded host and
  * pid are this machine and a live mnw process.

@@ -247,7 +247,9 @@ static void print_view(const view *v)
     } else {
         printf("  done       %s pairs (the total is known once a shard has started)\n", mnw_statfmt_count(v->done, a));
     }
-    if (v->nlive) {
+    if (v->nlive && !(v->rate > 0)) {
+        printf("  speed      - (no speed measured yet)\n");
+    } else if (v->nlive) {
         printf("  speed      %s pairs/s (the %u shard%s running now)\n", mnw_statfmt_rate(v->rate, a), v->nlive,
                v->nlive == 1 ? "" : "s");
         if (v->total_known && v->rate > 0)

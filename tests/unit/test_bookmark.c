@@ -25,6 +25,7 @@
 #include "bookmark.h"
 #include "resume.h"
 #include "tap.h"
+#include "statfmt.h"
 #include "verify.h"
 #include "writer.h"
 
@@ -423,8 +424,8 @@ static void test_writer(const char *top)
     close(fd);
     char want[128], a1[32], a2[32];
     snprintf(want, sizeof want, "bytes %s to %s differ",
-             mnw_verify_count(at_bm[0] / b.out_sum[0]->block * b.out_sum[0]->block, a1),
-             mnw_verify_count(at_bm[0] - 1, a2));
+             mnw_statfmt_count(at_bm[0] / b.out_sum[0]->block * b.out_sum[0]->block, a1),
+             mnw_statfmt_count(at_bm[0] - 1, a2));
     T_OK(mnw_resume_check_outputs(od, &b, &sp, bytes, &e) != 0 && strstr(e.msg, want),
          "in the partial block after the whole ones: %s", e.msg);
     fd = open(pairs, O_WRONLY);
