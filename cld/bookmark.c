@@ -59,6 +59,39 @@ void mnw_sum_add(mnw_sum *s, const void *p, size_t n)
     }
 }
 
+int mnw_sum_split(const void *p, size_t n, uint64_t off, uint64_t base, uint32_t *crc, uint64_t *len, int cap)
+{
+    const unsigned char *q = p;
+    int k = 0;
+    while (n) {
+        if (k == cap) return -1;
+        uint64_t room = base - off % base;
+        size_t take = (uint64_t)n < room ? n : (size_t)room;
+        crc[k] = libdeflate_crc32(0, q, take);
+        len[k++] = take;
+        q += take;
+        off += take;
+        n -= take;
+    }
+    return k;
+}
+
+int mnw_sum_add_piece(mnw_sum *s, uint32_t crc, uint64_t len)
+{
+    uint64_t room = s->block - (s->bytes - (uint64_t)s->nblocks * s->block);
+    if (len > room) return -1;
+    if (!len) return 0;
+    s->part = (uint32_t)crc32_combine(s->part, crc, (z_off_t)len);
+    s->bytes += len;
+    if (len == room) {
+        s->blocks[s->nblocks++] = s->part;
+        s->prefix = (uint32_t)crc32_combine(s->prefix, s->part, (z_off_t)s->block);
+        s->part = 0;
+        if (s->nblocks == MNW_SUM_MAX_BLOCKS) sum_merge(s);
+    }
+    return 0;
+}
+
 uint32_t mnw_sum_crc(const mnw_sum *s)
 {
     uint64_t tail = s->bytes - (uint64_t)s->nblocks * s->block;

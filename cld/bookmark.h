@@ -71,6 +71,20 @@ void mnw_sum_init(mnw_sum *s, uint64_t block);
 void mnw_sum_add(mnw_sum *s, const void *p, size_t n);
 /* The CRC-32 of every byte added. */
 uint32_t mnw_sum_crc(const mnw_sum *s);
+/* Sums kept without the bytes (issue 22: another rank writes them): the
+ * writer cuts what it writes at file offset off into pieces at every
+ * multiple of `base` (the sum's first block size, MNW_SUM_BLOCK) and sends
+ * each piece's CRC-32 and length; the keeper adds them in file order.
+ * Since a sum's blocks only ever double, a piece cut this way lies inside
+ * one block of the sum, whatever size its blocks have grown to, and the
+ * sum ends exactly as if every byte had been added with mnw_sum_add.
+ * mnw_sum_split writes the pieces of p[0..n) into crc[] and len[] (room
+ * for cap; n / base + 2 always suffice) and returns their count, or -1 when
+ * cap is too small. mnw_sum_add_piece adds one: 0, or -1 (s unchanged)
+ * when it would cross a block of s (not cut at `base`, or added out of
+ * order). */
+int mnw_sum_split(const void *p, size_t n, uint64_t off, uint64_t base, uint32_t *crc, uint64_t *len, int cap);
+int mnw_sum_add_piece(mnw_sum *s, uint32_t crc, uint64_t len);
 /* The state after `bytes` bytes whose CRC-32 is crc and whose whole blocks
  * of `block` bytes have the n CRCs in blocks (a bookmark's values), so that
  * mnw_sum_add continues from there. -1 when they cannot belong together

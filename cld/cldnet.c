@@ -346,8 +346,13 @@ void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs)
                  p->workers, (unsigned long long)p->lists, (unsigned long long)p->pairs,
                  secs > 0 ? (double)p->pairs / secs : 0.0, secs > 0 ? (double)p->cells / secs / 1e9 : 0.0);
     }
-    LOG_INFO("cld: %llu messages; %.3f s taking in results (receive, reorder, write; CPU time) (%.1f%% of %.2f s): "
-             "ceiling about %.0f pairs/s",
-             (unsigned long long)n->msgs, n->busy_s, secs > 0 ? 100.0 * n->busy_s / secs : 0.0, secs,
-             n->busy_s > 0 ? (double)n->cld->watermark / n->busy_s : 0.0);
+    /* result bytes that came over MPI (rank 0's own results are handed
+     * over in memory), per pair of this run; the CLD's CPU time per pair */
+    uint64_t got = 0, pairs = n->cld->watermark - n->cld->start;
+    for (int r = 1; r < n->size; r++) got += n->peer[r].bytes;
+    LOG_INFO("cld: %llu messages, result bytes received: %llu (%.1f per pair); %.3f s taking in results (receive, "
+             "reorder, write; CPU time) (%.1f%% of %.2f s; %.2f us per pair): ceiling about %.0f pairs/s",
+             (unsigned long long)n->msgs, (unsigned long long)got, pairs ? (double)got / (double)pairs : 0.0,
+             n->busy_s, secs > 0 ? 100.0 * n->busy_s / secs : 0.0, secs,
+             pairs ? 1e6 * n->busy_s / (double)pairs : 0.0, n->busy_s > 0 ? (double)pairs / n->busy_s : 0.0);
 }

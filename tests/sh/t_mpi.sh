@@ -47,7 +47,8 @@ for c in $combos; do
     }
 done
 check "gzip outputs are valid gzip files (np=4, work lists of 7)" 'gzip -t np4_wl7/pairs.tsv.gz np4_wl7/dist.column.gz'
-check "rank 0 logs each rank's share and the CLD's own cost" 'grep -q "cld: .* taking in results" np4_wl7/mnw.log'
+check "rank 0 logs each rank's share and the CLD's own cost: result bytes received over MPI, CPU time per pair" \
+    'grep -qE "cld: [0-9]+ messages, result bytes received: [1-9][0-9]* \([0-9.]+ per pair\); [0-9.]+ s taking in results .*; [0-9.]+ us per pair\)" np4_wl7/mnw.log'
 check "np=4: every rank did work (mnw.log)" '[ "$(grep -cE "rank [0-3] \(.*\): [1-9][0-9]* work lists" np4_wl7/mnw.log)" -eq 4 ]'
 
 # unequal worker counts per rank: one mpirun, three command lines (MPMD)

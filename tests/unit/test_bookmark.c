@@ -295,6 +295,40 @@ static void test_sums(void)
                    !memcmp(b.blocks, s.blocks, s.nblocks * sizeof(uint32_t));
     }
     T_OK(cont_ok, "continued from a bookmark's values at 8 places (block edges too): the same sums as in one go");
+
+    /* kept without the bytes (issue 22): each piece of every size cut at
+     * the 4 KiB edges of the file (mnw_sum_split), added by CRC and length
+     * (mnw_sum_add_piece): the same sums, through the merge at 1024 blocks */
+    mnw_sum p;
+    mnw_sum_init(&p, 4096);
+    uint32_t crc[64];
+    uint64_t len[64];
+    int piece_ok = 1, npieces = 0;
+    at = 0, step = 1;
+    while (at < N && piece_ok) {
+        size_t take = N - at < step ? N - at : step;
+        int k = mnw_sum_split(d + at, take, at, 4096, crc, len, 64);
+        if (k < 0 || (size_t)k > take / 4096 + 2) piece_ok = 0;
+        for (int i = 0; i < k && piece_ok; i++) piece_ok = mnw_sum_add_piece(&p, crc[i], len[i]) == 0;
+        npieces += k;
+        at += take;
+        step = step * 3 + 1;
+        if (step > 200000) step = 1;
+    }
+    piece_ok &= p.bytes == s.bytes && p.block == s.block && p.nblocks == s.nblocks && p.prefix == s.prefix &&
+                p.part == s.part && !memcmp(p.blocks, s.blocks, s.nblocks * sizeof(uint32_t));
+    T_OK(piece_ok, "6 MiB as %d pieces known by CRC and length only: every field of the sum as from the bytes",
+         npieces);
+    /* a piece across a block edge, or out of order, is refused and changes nothing */
+    mnw_sum q;
+    mnw_sum_init(&q, 4096);
+    mnw_sum_add(&q, d, 4000);
+    mnw_sum before = q;
+    T_OK(mnw_sum_add_piece(&q, (uint32_t)crc32(0L, d + 4000, 200), 200) == -1 && !memcmp(&q, &before, sizeof q),
+         "a piece of 200 bytes at 4000 (across the 4 KiB edge) is refused, the sum unchanged");
+    T_OK(mnw_sum_split(d, 3 * 4096, 100, 4096, crc, len, 3) == -1 && mnw_sum_split(d, 3 * 4096, 100, 4096, crc, len, 4) == 4 &&
+             len[0] == 3996 && len[3] == 100 && mnw_sum_split(d, 0, 0, 4096, crc, len, 4) == 0,
+         "split: 12 KiB at offset 100 is 4 pieces (3996 .. 100 bytes), refused with room for 3; nothing is none");
     free(d);
 }
 
