@@ -55,6 +55,13 @@ cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
 }
 cudaError_t cudaMalloc(void **p, size_t n)
 {
+    /* MNW_EMU_MALLOC_MAX=BYTES: a larger allocation fails as on a GPU whose
+     * memory another process took after cudaMemGetInfo counted it free */
+    const char *max = getenv("MNW_EMU_MALLOC_MAX");
+    if (max && *max && n > strtoull(max, NULL, 10)) {
+        *p = NULL;
+        return cudaErrorMemoryAllocation;
+    }
     /* large arenas stay untouched until used (the kernels write before
      * they read); small buffers get the pattern */
     *p = aligned_alloc(256, (n + 255) & ~(size_t)255);

@@ -63,6 +63,23 @@ for r in "s20:lin::" "c100:aff:--gap-open 16 --gap-extend 4:--gpu-kernel dscan" 
         'same_bytes cn gn && cmp -s cn/dist.column gn/dist.column && grep -q "counts mode" gn/mnw.log'
 done
 
+# GPU memory taken by another process between the count and the allocation
+# (ranks of one host sharing a GPU): the batch arenas halve until they fit
+# (here at most 1 GiB an allocation of the 8 GiB the emulator reports
+# free), or the run stops with a clear error when not even two batches fit
+rm -rf shared
+MNW_EMU_MALLOC_MAX=$((1 << 30)) "$EMU" -q -i c300.fa -o shared "${ALL_OUTPUTS[@]}" --worklist-size 20 2>shared.err
+rc=$?
+cpu_ref cpu-c300-lin-20 c300.fa 20
+check "GPU memory taken meanwhile: the arenas shrink (log says so), byte-identical to the CPU run" \
+    '[ $rc -eq 0 ] && grep -q "batch memory 2 x 768 MiB, not 3072: another process on this GPU holds the rest" shared/mnw.log &&
+     same_bytes cpu-c300-lin-20 shared' || sed 's/^/#   /' shared.err
+rm -rf tight
+MNW_EMU_MALLOC_MAX=$((1 << 20)) "$EMU" -q -i c300.fa -o tight "${ALL_OUTPUTS[@]}" --worklist-size 20 --gpus 0 >tight.out 2>&1
+rc=$?
+check "not even two batches fit: exit 1, 'too little for two batches'" \
+    '[ $rc -ne 0 ] && grep -q "too little for two batches" tight.out' || sed 's/^/#   /' tight.out
+
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the (emulated) GPU
 rm -rf mpi
 ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the emulated GPU" mpmd -np 1 "$MNW" -q -i c300.fa -o mpi "${ALL_OUTPUTS[@]}" --gpus none --threads 1 --worklist-size 20 : \

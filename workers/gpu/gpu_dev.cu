@@ -173,12 +173,38 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         mnw_err_set(e, "GPU %d: %.0f MiB free, too little for two batches", g->dev, (double)fr / (1 << 20));
         return -1;
     }
+    /* the two batch arenas: what was free a moment ago may be taken by
+     * another process on this GPU (several ranks of one host start at once
+     * and each sizes its arenas from the same free memory): on "out of
+     * memory" both are tried again at half the size, down to the least two
+     * batches need */
+    const uint64_t want = per;
+    for (;;) {
+        cudaError_t a = cudaMalloc((void **)&g->sl[0].arena, per);
+        cudaError_t b = a == cudaSuccess ? cudaMalloc((void **)&g->sl[1].arena, per) : a;
+        if (b == cudaSuccess) break;
+        if (a == cudaSuccess) CK(cudaFree(g->sl[0].arena));
+        g->sl[0].arena = g->sl[1].arena = NULL;
+        CK(b == cudaErrorMemoryAllocation ? cudaSuccess : b);
+        (void)cudaGetLastError(); /* clear the allocation error: it is not sticky */
+        per = (per / 2) & ~(uint64_t)255;
+        if (per < o_var + ((uint64_t)64 << 20)) {
+            CK(cudaMemGetInfo(&fr, &tot));
+            mnw_err_set(e, "GPU %d: %.0f MiB free now (another process took the rest), too little for two batches",
+                        g->dev, (double)fr / (1 << 20));
+            return -1;
+        }
+    }
+    if (per < want) {
+        size_t l = strlen(g->desc);
+        snprintf(g->desc + l, sizeof g->desc - l, "; batch memory 2 x %.0f MiB, not %.0f: another process on this "
+                 "GPU holds the rest", (double)per / (1 << 20), (double)want / (1 << 20));
+    }
     for (int s = 0; s < 2; s++) {
         slot *sl = &g->sl[s];
         CK(cudaStreamCreateWithFlags(&sl->st, cudaStreamNonBlocking));
         CK(cudaEventCreateWithFlags(&sl->ev_hdr, cudaEventDisableTiming));
         CK(cudaEventCreateWithFlags(&sl->ev_done, cudaEventDisableTiming));
-        CK(cudaMalloc((void **)&sl->arena, per));
         sl->d_pairs = (mnw_gpu_kpair *)sl->arena;
         sl->d_idx = (uint32_t *)(sl->arena + o_idx);
         sl->d_ends = (mnw_gpu_kend *)(sl->arena + o_ends);
