@@ -65,6 +65,9 @@ typedef struct {
     int gpu_kernel;       /* MNW_GPU_KERNEL_* (gpu.h): AUTO or the one forced */
     int cpu_align;        /* 0: CPU workers only finish GPU results */
     uint64_t worklist_size; /* pairs per work list (sizes the GPU's share of the queue) */
+    int gpu_sharers;      /* ranks of this host that drive GPUs, this one included (>= 1):
+                             each takes that share of a GPU's memory, since they may
+                             open the same GPUs (the host name cannot tell) */
 } mnw_nld_cfg;
 
 /* Work lists a node with these GPUs keeps queued for them: two batches in

@@ -249,6 +249,13 @@ static void *gpu_main(void *p)
         }
         o.max_pairs = st->cfg->gpu_batch;
         o.kernel = st->cfg->gpu_kernel;
+        if (st->cfg->gpu_sharers > 1) {
+            o.mem_frac /= st->cfg->gpu_sharers;
+            if (k == 0)
+                LOG_INFO("GPU memory: %d ranks of this host drive GPUs and may share them: each takes 1/%d of what "
+                         "a GPU has free (%.0f%%)",
+                         st->cfg->gpu_sharers, st->cfg->gpu_sharers, 100.0 * o.mem_frac);
+        }
         double t0 = mnw_now();
         d->g = mnw_gpu_open(d->id, st->cfg->js->spec->seqs, st->cfg->js->sc, &o, &e);
         if (!d->g) {

@@ -159,12 +159,24 @@ static int select_gpus(const mnw_opts *o, mnw_err *e)
     return 0;
 }
 
-static mnw_nld_cfg nld_cfg(const mnw_opts *o, const mnw_job_spec *js, int workers, int slot0, uint64_t wl)
+static mnw_nld_cfg nld_cfg(const mnw_opts *o, const mnw_job_spec *js, int workers, int slot0, uint64_t wl,
+                           int sharers)
 {
     mnw_nld_cfg cfg = {js, workers, o->prefetch, node_topo(o), slot0, o->tb_mode,
                        ngpus, gpu_ids, o->tb_device, o->gpu_batch, mnw_gpu_kernel_parse(o->gpu_kernel),
-                       o->cpu_align, wl};
+                       o->cpu_align, wl, sharers};
     return cfg;
+}
+
+/* Ranks of rank's host that drive GPUs (rank itself counted): they split
+ * each GPU's memory, since they may open the same ones (mpirun -np 4 on a
+ * one-GPU host; at 75% each of what was free, the later ranks found none). */
+static int gpu_sharers(const node_info *nodes, int size, int rank)
+{
+    int n = 0;
+    for (int r = 0; r < size; r++)
+        if (nodes[r].ngpus > 0 && !strcmp(nodes[r].host, nodes[rank].host)) n++;
+    return n > 0 ? n : 1;
 }
 
 /* Ranks sharing a host take consecutive cores: the first core slot of
@@ -496,7 +508,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     net.tick_ctx = &pc;
     mnw_eqtab eqt;
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
-    mnw_nld_cfg cfg = nld_cfg(o, &js, workers, first_slot(nodes, 0), jset->worklist_size);
+    mnw_nld_cfg cfg = nld_cfg(o, &js, workers, first_slot(nodes, 0), jset->worklist_size, gpu_sharers(nodes, size, 0));
     mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
     if (rc == MNW_NLD_DROPPED) rc = 0;
@@ -565,7 +577,8 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     outspec_from_jobset(jset, seqs, &spec);
     mnw_eqtab eqt;
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
-    mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size);
+    mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size,
+                              gpu_sharers(nodes, mnw_mpi_size(), mnw_mpi_rank()));
     mnw_nldnet net;
     mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);
     mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);

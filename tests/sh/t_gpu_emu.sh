@@ -88,4 +88,11 @@ cpu_ref cpu-c300-lin-20 c300.fa 20
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-c300-lin-20 mpi'
 check "2 ranks: rank 1 has the emulated GPU and did work lists" \
     'grep -q "rank 1 (.*; 1 GPU" mpi/mnw.log && grep -q "rank 1 (.*): [1-9][0-9]* work lists" mpi/mnw.log'
+# two ranks of one host, both with the (emulated) GPU: each takes half of
+# its memory, the outputs are the CPU run's
+rm -rf mpi2
+ok "2 MPI ranks of one host, both with the emulated GPU" mpmd -np 2 "$EMU" -q -i c300.fa -o mpi2 "${ALL_OUTPUTS[@]}" --threads 1 --worklist-size 20
+check "2 GPU ranks on one host: each takes 1/2 of a GPU's free memory (38%), byte-identical to the CPU run" \
+    'grep -q "GPU memory: 2 ranks of this host drive GPUs and may share them: each takes 1/2 of what a GPU has free (38%)" mpi2/mnw.log &&
+     same_bytes cpu-c300-lin-20 mpi2'
 finish
