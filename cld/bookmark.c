@@ -40,6 +40,15 @@ static void sum_merge(mnw_sum *s)
     s->block *= 2;
 }
 
+/* the partial block is whole: it becomes a block */
+static void push_block(mnw_sum *s)
+{
+    s->blocks[s->nblocks++] = s->part;
+    s->prefix = (uint32_t)crc32_combine(s->prefix, s->part, (z_off_t)s->block);
+    s->part = 0;
+    if (s->nblocks == MNW_SUM_MAX_BLOCKS) sum_merge(s);
+}
+
 void mnw_sum_add(mnw_sum *s, const void *p, size_t n)
 {
     const unsigned char *q = p;
@@ -50,12 +59,7 @@ void mnw_sum_add(mnw_sum *s, const void *p, size_t n)
         s->bytes += take;
         q += take;
         n -= take;
-        if ((uint64_t)take == room) {
-            s->blocks[s->nblocks++] = s->part;
-            s->prefix = (uint32_t)crc32_combine(s->prefix, s->part, (z_off_t)s->block);
-            s->part = 0;
-            if (s->nblocks == MNW_SUM_MAX_BLOCKS) sum_merge(s);
-        }
+        if ((uint64_t)take == room) push_block(s);
     }
 }
 
@@ -83,12 +87,7 @@ int mnw_sum_add_piece(mnw_sum *s, uint32_t crc, uint64_t len)
     if (!len) return 0;
     s->part = (uint32_t)crc32_combine(s->part, crc, (z_off_t)len);
     s->bytes += len;
-    if (len == room) {
-        s->blocks[s->nblocks++] = s->part;
-        s->prefix = (uint32_t)crc32_combine(s->prefix, s->part, (z_off_t)s->block);
-        s->part = 0;
-        if (s->nblocks == MNW_SUM_MAX_BLOCKS) sum_merge(s);
-    }
+    if (len == room) push_block(s);
     return 0;
 }
 

@@ -2,12 +2,10 @@
  * mnw-submit --shards (status.h, docs/STATUS.md, docs/SHARDS.md). */
 #include "status.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <dirent.h>
 #include <unistd.h>
 
@@ -15,14 +13,13 @@
 #include "buf.h"
 #include "json.h"
 #include "progress.h"
-#include "shard.h"
 #include "shardset.h"
 #include "slurm.h"
 #include "statfmt.h"
 
 /* what one shard's directory says */
 typedef struct {
-    char state[24];    /* done running starting stopping stopped failed killed stalled queued waiting "not started" */
+    char state[24];    /* done running starting stopping stopped failed killed stalled queued damaged "not started" */
     uint64_t done, total;
     int total_known;
     double rate;       /* pairs/s of a live shard, else 0 */
