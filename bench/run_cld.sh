@@ -49,7 +49,7 @@ for np in $ranks; do
     # every run logs it (one rank too: its workers reach the CLD by direct call)
     cld_line=$(grep 'INFO cld:' "$tmp/out/mnw.log")
     busy=$(echo "$cld_line" | sed -E 's/.*; ([0-9.]+) s taking in.*/\1/')
-    bpp=$(echo "$cld_line" | sed -nE 's/.*result bytes received: [0-9]+ \(([0-9.]+) per pair\).*/\1/p')
+    bpp=$(echo "$cld_line" | sed -nE 's/.*result bytes received: [0-9]+ \(([0-9.]+) per pair[;)].*/\1/p')
     upp=$(echo "$cld_line" | sed -nE 's/.*; ([0-9.]+) us per pair\).*/\1/p')
     [ -z "$base" ] && base=$pps
     awk -v np="$np" -v s="$secs" -v p="$pps" -v b="$base" -v busy="$busy" -v n="$npairs" -v cb="$cbase" \

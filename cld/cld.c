@@ -17,6 +17,11 @@ void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw
 
 void mnw_cld_free(mnw_cld *c)
 {
+    if (c->place) {
+        mnw_place_free(c->place);
+        free(c->place);
+        c->place = NULL;
+    }
     for (uint64_t s = 0; s < c->window; s++) mnw_result_free(c->slots[s]);
     free(c->slots);
     c->slots = NULL;
@@ -43,7 +48,15 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
     /* on disk, and still the files this run wrote (not deleted, replaced,
      * cut or appended to by something else): else no bookmark, the one
      * before stays */
-    if (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e)) return -1;
+    if (c->place) { /* the nodes wrote: the lengths and sums of what they synced */
+        for (int o = 0; o < MNW_NOUT; o++) {
+            c->w->bytes[o] = c->place->bytes[o];
+            c->w->sum[o] = c->place->sum[o];
+        }
+        if (mnw_writer_check_others(c->w, mnw_cld_done(c), e)) return -1;
+    } else if (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e)) {
+        return -1;
+    }
     mnw_bookmark *b = c->bm;
     b->watermark = c->watermark;
     for (int o = 0, k = 0; o < MNW_NOUT; o++) {
@@ -69,6 +82,11 @@ void mnw_cld_stop(mnw_cld *c) { c->stopping = 1; }
 int mnw_cld_next(mnw_cld *c, mnw_range *r)
 {
     if (c->next_k >= c->npairs || c->stopping) return -1;
+    if (c->place) {
+        int x = mnw_place_next(c->place, r);
+        c->next_k = c->place->next_k;
+        return x;
+    }
     if (c->next_k >= c->watermark + c->window * c->wl) return 0;
     r->k0 = c->next_k;
     r->count = c->npairs - c->next_k < c->wl ? c->npairs - c->next_k : c->wl;
@@ -98,5 +116,32 @@ int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e)
         mnw_result_free(x);
         if (c->watermark == c->npairs) break;
     }
+    return mnw_cld_checkpoint(c, c->watermark == c->npairs, e);
+}
+
+void mnw_cld_place_mode(mnw_cld *c)
+{
+    mnw_err e;
+    mnw_writer_close(c->w, &e); /* synced by the first bookmark: nothing left to fail */
+    c->place = mnw_xcalloc(1, sizeof *c->place);
+    mnw_place_init(c->place, c->npairs, c->wl, c->window, c->watermark, c->w->enabled, c->w->bytes, c->w->sum);
+}
+
+int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e)
+{
+    return mnw_place_sized(c->place, h->k0, h->count, h->len, h->cells, rank, e);
+}
+
+int mnw_cld_take(mnw_cld *c, mnw_wire_place *pl, int *rank)
+{
+    return mnw_place_take(c->place, &pl->k0, pl->off, rank);
+}
+
+int mnw_cld_written(mnw_cld *c, const mnw_wire_written *w, int rank, mnw_err *e)
+{
+    if (mnw_place_written(c->place, w->k0, rank, w->n, w->crc, w->len, e)) return -1;
+    if (c->place->watermark == c->watermark) return 0;
+    c->watermark = c->place->watermark;
+    c->cells = c->place->cells;
     return mnw_cld_checkpoint(c, c->watermark == c->npairs, e);
 }

@@ -1,5 +1,9 @@
 /* cld.h - the cluster-level dispatcher: hands out work lists (contiguous
- * pair ranges) on request and writes results back in pair order.
+ * pair ranges) on request and writes results back in pair order, or, when
+ * the nodes write their own results (output through MPI-IO, issue 22:
+ * mnw_cld_place_mode), places them: each list's offsets follow from the
+ * sizes its writer reports (place.h), and the watermark moves over the
+ * lists their writers have written and synced.
  *
  * Reorder memory is bounded: no work list is handed out more than `window`
  * lists ahead of the watermark (the first pair not yet written), so at most
@@ -18,7 +22,9 @@
 #define MNW_CLD_H
 
 #include "bookmark.h"
+#include "place.h"
 #include "result.h"
+#include "wire.h"
 #include "writer.h"
 
 typedef struct {
@@ -35,6 +41,7 @@ typedef struct {
     double bm_every, bm_last;
     uint64_t bm_mark;   /* watermark of the last bookmark written */
     uint64_t bm_writes;
+    mnw_place *place;   /* output through MPI-IO: where lists go (NULL: the CLD writes them) */
 } mnw_cld;
 
 void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw_writer *w);
@@ -61,5 +68,18 @@ int mnw_cld_next(mnw_cld *c, mnw_range *r);
  * handed out / arrives twice). */
 int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e);
 static inline int mnw_cld_done(const mnw_cld *c) { return c->watermark == c->npairs; }
+
+/* Output through MPI-IO: from now on the nodes write the results and the
+ * CLD places them. Call after mnw_cld_start_at and the first bookmark (the
+ * heads are written and synced: the writer is closed here and only checks
+ * the files from then on). */
+void mnw_cld_place_mode(mnw_cld *c);
+/* The sizes of a list from rank (its result header). 0, or -1 with e set. */
+int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e) __attribute__((warn_unused_result));
+/* The next list placed: 1 with *pl and the *rank to write it; 0: none now. */
+int mnw_cld_take(mnw_cld *c, mnw_wire_place *pl, int *rank);
+/* A list written and synced by rank: moves the watermark over the lists now
+ * durable, then bookmarks as mnw_cld_accept does. 0, or -1 with e set. */
+int mnw_cld_written(mnw_cld *c, const mnw_wire_written *w, int rank, mnw_err *e) __attribute__((warn_unused_result));
 
 #endif

@@ -28,6 +28,14 @@ void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_pee
     n->beat_every = timeout / 4 < 1.0 ? timeout / 4 : 1.0; /* several beats per timeout */
     n->last_beat = now;
     mnw_buf_init(&n->rx);
+    mnw_buf_init(&n->wbuf);
+}
+
+void mnw_cldnet_write_own(mnw_cldnet *n, mnw_nldout *out)
+{
+    n->out = out;
+    n->place = mnw_xcalloc((size_t)n->size, sizeof *n->place);
+    for (int r = 0; r < n->size; r++) mnw_buf_init(&n->place[r]);
 }
 
 void mnw_cldnet_free(mnw_cldnet *n)
@@ -36,6 +44,10 @@ void mnw_cldnet_free(mnw_cldnet *n)
     free(n->recvs);
     free(n->peer);
     mnw_buf_free(&n->rx);
+    for (int r = 0; n->place && r < n->size; r++) mnw_buf_free(&n->place[r]);
+    free(n->place);
+    mnw_buf_free(&n->wbuf);
+    mnw_wire_written_free(&n->rec);
     memset(n, 0, sizeof *n);
 }
 
@@ -75,6 +87,69 @@ static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
     n->busy_s += cpu_now() - t0;
     if (rc) return mnw_err_set(e, "rank %d (%s): %s", src, n->peer[src].host, e2.msg);
     return 0;
+}
+
+/* Output through MPI-IO: a list's sizes from rank src (its header). */
+static int sized_from(mnw_cldnet *n, int src, const mnw_wire_head *h, mnw_err *e)
+{
+    mnw_cldnet_peer *p = &n->peer[src];
+    p->pairs += h->count;
+    for (int d = 0; d < MNW_RESULT_DEVS; d++) p->dev_pairs[d] += h->dev_pairs[d];
+    p->cells += h->cells;
+    return mnw_cld_sized(n->cld, h, src, e);
+}
+
+/* Output through MPI-IO: WRITTEN records p[0..len) from rank src. */
+static int written_from(mnw_cldnet *n, int src, const void *p, size_t len, mnw_err *e)
+{
+    size_t pos = 0;
+    int r;
+    while ((r = mnw_wire_next_written(p, len, &pos, &n->rec, e)) > 0) {
+        n->peer[src].lists++;
+        n->peer[src].lists_out--;
+        if (mnw_cld_written(n->cld, &n->rec, src, e)) return -1;
+    }
+    return r;
+}
+
+/* Output through MPI-IO: sends every list that can be placed now its
+ * offsets (rank 0's own are written here). */
+static int drain_places(mnw_cldnet *n, mnw_err *e)
+{
+    mnw_wire_place pl;
+    int r, did = 0;
+    while (mnw_cld_take(n->cld, &pl, &r)) {
+        did = 1;
+        if (r != 0) {
+            mnw_buf_put(&n->place[r], &pl, sizeof pl);
+            continue;
+        }
+        int w = mnw_nldout_write(n->out, &pl, e);
+        if (w < 0) return -1;
+        if (w > 0 && !n->stop_sig)
+            return mnw_err_set(e, "pairs %llu were placed for rank 0, which does not hold them (internal)",
+                               (unsigned long long)pl.k0);
+    }
+    for (int k = 1; did && k < n->size; k++) {
+        if (!n->place[k].len) continue;
+        send_ctl(k, MNW_TAG_PLACE, n->place[k].p, (int)n->place[k].len);
+        n->place[k].len = 0;
+    }
+    return did;
+}
+
+/* Output through MPI-IO: rank 0's own lists written and due for their
+ * sync (at once when no more lists go out). */
+static int sync_own(mnw_cldnet *n, mnw_err *e)
+{
+    int force = n->cld->next_k >= n->cld->npairs || n->stop_sig;
+    int k = mnw_nldout_sync(n->out, force, &n->wbuf, e);
+    if (k <= 0) return k;
+    double t0 = cpu_now();
+    int rc = written_from(n, 0, n->wbuf.p, n->wbuf.len, e);
+    n->busy_s += cpu_now() - t0;
+    n->wbuf.len = 0;
+    return rc < 0 ? -1 : 1;
 }
 
 /* Completes result receives that MPI has finished. */
@@ -145,6 +220,26 @@ static int receive(mnw_cldnet *n, mnw_err *e)
             uint32_t want = 1;
             if (count == sizeof want) memcpy(&want, n->rx.p, sizeof want);
             p->want = want < 1 ? 1 : (int)want;
+            break;
+        }
+        case MNW_TAG_SIZES:
+        case MNW_TAG_WRITTEN: {
+            mnw_err e2;
+            int rc = -1;
+            double t0 = cpu_now();
+            p->bytes += (uint64_t)count;
+            if (!n->out) {
+                mnw_err_set(&e2, "sent output metadata, but rank 0 writes the outputs");
+            } else if (st.MPI_TAG == MNW_TAG_WRITTEN) {
+                rc = written_from(n, src, n->rx.p, n->rx.len, &e2);
+            } else {
+                mnw_wire_head h;
+                rc = mnw_wire_unpack_head(n->rx.p, n->rx.len, &h, &e2);
+                if (!rc) rc = sized_from(n, src, &h, &e2);
+                if (!rc) rc = drain_places(n, &e2) < 0 ? -1 : 0;
+            }
+            n->busy_s += cpu_now() - t0;
+            if (rc < 0) return mnw_err_set(e, "rank %d (%s): %s", src, p->host, e2.msg);
             break;
         }
         case MNW_TAG_BEAT:
@@ -259,6 +354,7 @@ static void watch_stop(mnw_cldnet *n)
         n->dropping = 1;
         LOG_WARN("stop: dropping the %llu work list%s still in flight (they are done again on resume)",
                  (unsigned long long)lists_out(n, 0), lists_out(n, 0) == 1 ? "" : "s");
+        if (n->out) mnw_nldout_drop(n->out);
         for (int r = 1; r < n->size; r++)
             if (!n->peer[r].bye) send_ctl(r, MNW_TAG_STOP, NULL, 0);
     }
@@ -268,12 +364,17 @@ static int net_poll(void *ctx, mnw_err *e)
 {
     mnw_cldnet *n = ctx;
     watch_stop(n);
-    if (n->size == 1) return 0; /* alone: no MPI at all */
+    if (n->size == 1 && !n->out) return 0; /* alone: no MPI at all */
     int did = receive(n, e);
     if (did < 0) return -1;
     int f = finish_recvs(n, e);
     if (f < 0) return -1;
     did |= f;
+    if (n->out) {
+        f = sync_own(n, e);
+        if (f < 0) return -1;
+        did |= f;
+    }
     did |= answer(n);
     if (beat_and_watch(n, e)) return -1;
     return did;
@@ -293,6 +394,18 @@ static int net_next(void *ctx, mnw_range *r, int want)
 static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 {
     mnw_cldnet *n = ctx;
+    if (n->out) { /* rank 0's own list: sized here, written where it is placed */
+        if (n->dropping) {
+            mnw_result_free(res);
+            return 0;
+        }
+        mnw_wire_head h;
+        mnw_nldout_hold(n->out, res, &h);
+        double t0 = cpu_now();
+        int rc = sized_from(n, 0, &h, e);
+        n->busy_s += cpu_now() - t0;
+        return rc ? -1 : drain_places(n, e) < 0 ? -1 : 0;
+    }
     double t0 = cpu_now();
     int rc = accept_from(n, 0, res, 0, e);
     n->busy_s += cpu_now() - t0;
@@ -302,8 +415,9 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 static int net_busy(void *ctx)
 {
     mnw_cldnet *n = ctx;
-    if (n->stop_sig) return (!n->dropping && lists_out(n, 1) > 0) || n->nrecvs > 0;
-    return !mnw_cld_done(n->cld) || n->nrecvs > 0;
+    int own = n->out && n->out->npending > 0; /* rank 0's own writes wait for their sync */
+    if (n->stop_sig) return (!n->dropping && lists_out(n, 1) > 0) || n->nrecvs > 0 || own;
+    return !mnw_cld_done(n->cld) || n->nrecvs > 0 || own;
 }
 
 static int net_abandon(void *ctx) { return ((mnw_cldnet *)ctx)->dropping; }
@@ -350,9 +464,11 @@ void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs)
      * over in memory), per pair of this run; the CLD's CPU time per pair */
     uint64_t got = 0, pairs = n->cld->watermark - n->cld->start;
     for (int r = 1; r < n->size; r++) got += n->peer[r].bytes;
-    LOG_INFO("cld: %llu messages, result bytes received: %llu (%.1f per pair); %.3f s taking in results (receive, "
-             "reorder, write; CPU time) (%.1f%% of %.2f s; %.2f us per pair): ceiling about %.0f pairs/s",
+    LOG_INFO("cld: %llu messages, result bytes received: %llu (%.3f per pair%s); %.3f s taking in results (%s; CPU "
+             "time) (%.1f%% of %.2f s; %.2f us per pair): ceiling about %.0f pairs/s",
              (unsigned long long)n->msgs, (unsigned long long)got, pairs ? (double)got / (double)pairs : 0.0,
-             n->busy_s, secs > 0 ? 100.0 * n->busy_s / secs : 0.0, secs,
+             n->out ? "; metadata only: the ranks write through MPI-IO" : "",
+             n->busy_s, n->out ? "receive sizes, place, count what is synced, bookmark" : "receive, reorder, write",
+             secs > 0 ? 100.0 * n->busy_s / secs : 0.0, secs,
              pairs ? 1e6 * n->busy_s / (double)pairs : 0.0, n->busy_s > 0 ? (double)pairs / n->busy_s : 0.0);
 }

@@ -9,7 +9,11 @@
  * are collected for `grace` seconds, then dropped (STOP to every rank, and
  * rank 0's own NLD through the link's abandon). It also gives rank 0's own NLD its link (nld.h):
  * local requests go straight to the dispatcher, after the remote ones
- * waiting. Protocol: docs/DISTRIBUTED.md.
+ * waiting. With output through MPI-IO (mnw_cldnet_write_own) it takes
+ * sizes instead of results, sends each list's offsets to its writer (rank
+ * 0's own lists go to rank 0's writer directly), and counts lists durable
+ * when their writers report them written and synced. Protocol:
+ * docs/DISTRIBUTED.md.
  *
  * Ownership: borrows the mnw_cld; owns its peer table and receive buffer.
  * Thread-safety: only the MPI thread (rank 0's comm thread) may call it.
@@ -22,6 +26,7 @@
 #include "buf.h"
 #include "cld.h"
 #include "nld.h"
+#include "nldout.h"
 
 typedef struct {
     char host[64];
@@ -57,12 +62,19 @@ typedef struct {
     int dropping;           /* past stop_at: STOP sent, lists in flight dropped */
     void (*tick)(void *);   /* progress report, called by the link's tick */
     void *tick_ctx;
+    mnw_nldout *out;        /* output through MPI-IO: rank 0's own writes (NULL: the CLD writes all) */
+    mnw_buf *place;         /* by rank: PLACE records to send */
+    mnw_buf wbuf;           /* rank 0's WRITTEN records */
+    mnw_wire_written rec;   /* scratch */
 } mnw_cldnet;
 
 /* peers[r] gives each rank's host and worker count (gathered at start). */
 void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout,
                      double grace);
 void mnw_cldnet_free(mnw_cldnet *n);
+/* Output through MPI-IO: the nodes write; rank 0's NLD through out
+ * (borrowed, joined: nldout.h). Before the run starts. */
+void mnw_cldnet_write_own(mnw_cldnet *n, mnw_nldout *out);
 /* The link for rank 0's own NLD (ctx = n). */
 mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s);
 /* After rank 0's NLD loop returned (every result written, or a stop):

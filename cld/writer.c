@@ -144,7 +144,7 @@ int mnw_writer_sync(mnw_writer *w, mnw_err *e)
     return 0;
 }
 
-int mnw_writer_check(mnw_writer *w, mnw_err *e)
+static int check(mnw_writer *w, int longer_ok, mnw_err *e)
 {
     for (int o = 0; o < MNW_NOUT; o++) {
         if (!w->enabled[o]) continue;
@@ -161,7 +161,7 @@ int mnw_writer_check(mnw_writer *w, mnw_err *e)
             return mnw_err_set(e, "%s was replaced by another file during the run (not the file this run wrote)%s %s "
                                   "tells what the last one still holds)",
                                path, after, w->outdir);
-        if ((uint64_t)st.st_size != w->bytes[o])
+        if ((uint64_t)st.st_size < w->bytes[o] || (!longer_ok && (uint64_t)st.st_size != w->bytes[o]))
             return mnw_err_set(e, "%s is %llu bytes, but this run wrote %llu: it was cut or written to by something "
                                   "else during the run%s %s tells what the last one still holds)",
                                path, (unsigned long long)st.st_size, (unsigned long long)w->bytes[o], after,
@@ -169,6 +169,10 @@ int mnw_writer_check(mnw_writer *w, mnw_err *e)
     }
     return 0;
 }
+
+int mnw_writer_check(mnw_writer *w, mnw_err *e) { return check(w, 0, e); }
+
+int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e) { return check(w, !complete, e); }
 
 int mnw_writer_close(mnw_writer *w, mnw_err *e)
 {

@@ -59,6 +59,12 @@ int mnw_writer_sync(mnw_writer *w, mnw_err *e);
  * exactly bytes[o] long. 0, or -1 with e naming the file and what happened
  * (deleted, replaced by another file, cut or written to by something else). */
 int mnw_writer_check(mnw_writer *w, mnw_err *e);
+/* Output through MPI-IO (other processes write at placed offsets): each
+ * enabled output must still be the file this writer opened and at least
+ * bytes[o] long (lists placed beyond the durable bytes may be written
+ * already), exactly bytes[o] once the run is `complete`. 0, or -1 with e
+ * set as mnw_writer_check. */
+int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e);
 /* Flush, fsync and close every file (bytes[], paths, identities and sums
  * stay for mnw_writer_check and the last bookmark). */
 int mnw_writer_close(mnw_writer *w, mnw_err *e);

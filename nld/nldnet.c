@@ -18,6 +18,7 @@ void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout)
     n->beat_every = timeout / 4 < 1.0 ? timeout / 4 : 1.0; /* several beats per timeout */
     n->last_beat = n->last_heard = mnw_now();
     mnw_buf_init(&n->rx);
+    mnw_buf_init(&n->wbuf);
 }
 
 void mnw_nldnet_free(mnw_nldnet *n)
@@ -26,6 +27,7 @@ void mnw_nldnet_free(mnw_nldnet *n)
     free(n->sends);
     free(n->q);
     mnw_buf_free(&n->rx);
+    mnw_buf_free(&n->wbuf);
     memset(n, 0, sizeof *n);
 }
 
@@ -108,6 +110,19 @@ static int receive(mnw_nldnet *n, mnw_err *e)
         case MNW_TAG_STOP:
             if (!n->stop) LOG_INFO("rank 0 stops the job: dropping the work lists in flight");
             n->stop = 1;
+            if (n->out) mnw_nldout_drop(n->out);
+            break;
+        case MNW_TAG_PLACE:
+            if (!n->out) return mnw_err_set(e, "rank 0 (%s) placed work lists, but this rank sends them", n->cld_host);
+            for (size_t k = 0; k + sizeof(mnw_wire_place) <= (size_t)count; k += sizeof(mnw_wire_place)) {
+                mnw_wire_place pl;
+                memcpy(&pl, n->rx.p + k, sizeof pl);
+                int w = mnw_nldout_write(n->out, &pl, e);
+                if (w < 0) return -1;
+                if (w > 0 && !n->stop)
+                    return mnw_err_set(e, "rank 0 (%s) placed pairs %llu, which this rank does not hold", n->cld_host,
+                                       (unsigned long long)pl.k0);
+            }
             break;
         default:
             return mnw_err_set(e, "rank 0 (%s) sent an unknown message (tag %d)", n->cld_host, st.MPI_TAG);
@@ -150,6 +165,15 @@ static int net_poll(void *ctx, mnw_err *e)
         send_ctl(MNW_TAG_HALT, &s32, sizeof s32);
         n->halt_sent = 1;
     }
+    if (n->out) { /* lists written: synced, then reported (at once when no more work comes) */
+        int k = mnw_nldout_sync(n->out, n->done || n->stop || n->halt_sent, &n->wbuf, e);
+        if (k < 0) return -1;
+        if (k > 0) {
+            send_ctl(MNW_TAG_WRITTEN, n->wbuf.p, (int)n->wbuf.len);
+            n->wbuf.len = 0;
+            did = 1;
+        }
+    }
     double now = mnw_now();
     if (now - n->last_beat >= n->beat_every) {
         send_ctl(MNW_TAG_BEAT, NULL, 0);
@@ -183,6 +207,16 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 {
     (void)e;
     mnw_nldnet *n = ctx;
+    if (n->out) { /* the sizes go to rank 0, the bytes wait for their place */
+        if (n->stop) {
+            mnw_result_free(res);
+            return 0;
+        }
+        mnw_wire_head h;
+        mnw_nldout_hold(n->out, res, &h);
+        send_ctl(MNW_TAG_SIZES, &h, (int)sizeof h);
+        return 0;
+    }
     if (n->nsends == n->sends_cap) {
         n->sends_cap = n->sends_cap ? 2 * n->sends_cap : 16;
         n->sends = mnw_xrealloc(n->sends, n->sends_cap * sizeof *n->sends);
@@ -198,7 +232,11 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
     return 0;
 }
 
-static int net_busy(void *ctx) { return ((mnw_nldnet *)ctx)->nsends > 0; }
+static int net_busy(void *ctx)
+{
+    mnw_nldnet *n = ctx;
+    return n->nsends > 0 || (n->out && mnw_nldout_busy(n->out));
+}
 
 static int net_abandon(void *ctx) { return ((mnw_nldnet *)ctx)->stop; }
 
@@ -216,7 +254,7 @@ static void nap(void)
 
 int mnw_nldnet_finish(mnw_nldnet *n, mnw_err *e)
 {
-    while (n->nsends) {
+    while (net_busy(n)) {
         int did = net_poll(n, e);
         if (did < 0) return -1;
         if (!did) nap();

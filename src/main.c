@@ -25,6 +25,7 @@
 #include "mpiw.h"
 #include "nld.h"
 #include "nldnet.h"
+#include "nldout.h"
 #include "nw_cpu.h"
 #include "opts.h"
 #include "topo.h"
@@ -213,6 +214,11 @@ static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
     js->gzip_level = o->gzip_level;
     js->worklist_size = o->worklist_size;
     js->rank_timeout = o->rank_timeout;
+    /* one process without MPI writes its outputs itself whatever was asked */
+    js->output_via = !mnw_mpi_active()                 ? MNW_VIA_RANK0
+                     : o->output_via != MNW_VIA_AUTO ? o->output_via
+                     : mnw_mpi_size() > 1            ? MNW_VIA_MPIIO
+                                                     : MNW_VIA_RANK0;
 }
 
 static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mnw_outspec *spec)
@@ -402,7 +408,9 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
 }
 
 /* The CLD and rank 0's NLD. Returns 0 done, 1 stopped by a signal (the
- * bookmark is written), or -1 with e set (then the caller stops every rank). */
+ * bookmark is written), -1 with e set (then the caller stops every rank),
+ * or -2 with e set when the output through MPI-IO could not start (every
+ * rank knows and ends by itself). */
 static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, double t_read,
                      const node_info *nodes, int size, run_start *rs, mnw_err *e)
 {
@@ -489,6 +497,25 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
         return -1;
     }
     mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
+    const int mpiio = jset->output_via == MNW_VIA_MPIIO;
+    mnw_nldout nout;
+    if (mpiio) {
+        uint64_t base[MNW_NOUT];
+        for (int o2 = 0; o2 < MNW_NOUT; o2++) base[o2] = w.sum[o2].block;
+        mnw_cld_place_mode(&cld);
+        if (mnw_nldout_join(&nout, o->outdir, w.enabled, base, e)) { /* every rank knows: no abort */
+            size_t l = strlen(e->msg);
+            snprintf(e->msg + l, sizeof e->msg - l, "; nothing was aligned (continue with: mnw --resume %s "
+                     "--output-via rank0)", o->outdir);
+            mnw_cld_free(&cld);
+            return -2;
+        }
+        LOG_INFO("outputs: every rank writes its own results into %s through MPI-IO (--output-via mpiio); rank 0 "
+                 "places them and receives their sizes only",
+                 o->outdir);
+    } else if (size > 1) {
+        LOG_INFO("outputs: rank 0 receives every result and writes them (--output-via rank0)");
+    }
     mnw_cldnet_peer *peers = mnw_xcalloc((size_t)size, sizeof *peers);
     for (int r = 0; r < size; r++) {
         snprintf(peers[r].host, sizeof peers[r].host, "%s", nodes[r].host);
@@ -497,6 +524,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     mnw_cldnet net;
     mnw_cldnet_init(&net, &cld, size, peers, (double)o->rank_timeout, o->stop_grace);
     free(peers);
+    if (mpiio) mnw_cldnet_write_own(&net, &nout);
     int *node_gpus = mnw_xcalloc((size_t)size, sizeof *node_gpus);
     for (int r = 0; r < size; r++) node_gpus[r] = nodes[r].ngpus;
     mnw_cldprog prog;
@@ -519,6 +547,13 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     }
     mnw_log_progress_end();
     mnw_err e2;
+    if (mpiio) {
+        mnw_nldout_log(&nout);
+        if (mnw_nldout_close(&nout, &e2) && !rc) {
+            *e = e2;
+            rc = -1;
+        }
+    }
     if (mnw_writer_close(&w, &e2) && !rc) {
         *e = e2;
         rc = -1;
@@ -569,7 +604,10 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
 }
 
 /* An NLD on rank 1..N-1. Returns 0, MNW_EXIT_STOPPED (the job stopped),
- * or -1 (on failure it has told rank 0). */
+ * MNW_REMOTE_START_FAILED (the output through MPI-IO could not start on
+ * some rank: every rank knows, rank 0 reports it), or -1 (on failure it has
+ * told rank 0). */
+#define MNW_REMOTE_START_FAILED 1
 static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, const node_info *nodes,
                       mnw_err *e)
 {
@@ -579,14 +617,23 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
     mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size,
                               gpu_sharers(nodes, mnw_mpi_size(), mnw_mpi_rank()));
+    const int mpiio = jset->output_via == MNW_VIA_MPIIO;
+    mnw_nldout nout;
+    if (mpiio && mnw_nldout_join(&nout, NULL, NULL, NULL, e)) return MNW_REMOTE_START_FAILED; /* rank 0 says why */
     mnw_nldnet net;
     mnw_nldnet_init(&net, nodes[0].host, jset->rank_timeout);
+    if (mpiio) mnw_nldnet_write_own(&net, &nout);
     mnw_nld_link link = mnw_nldnet_link(&net, 0.0005);
     double t0 = mnw_now();
     int rc = mnw_nld_run(&cfg, &link, e);
     if (rc == MNW_NLD_DROPPED) rc = 0;
     if (!rc) rc = mnw_nldnet_finish(&net, e);
     else mnw_nldnet_fail(&net, e->msg, 30.0);
+    if (mpiio) {
+        mnw_nldout_log(&nout);
+        mnw_err e2;
+        if (mnw_nldout_close(&nout, &e2) && !rc) LOG_WARN("%s", e2.msg); /* after FIN: the job's status stands */
+    }
     if (!rc) {
         LOG_INFO("%s in %.2fs", net.fin_status ? "stopped" : "done", mnw_now() - t0);
         rc = net.fin_status; /* the job's status, from rank 0 */
@@ -721,7 +768,10 @@ static int run(mnw_opts *o)
     /* 4. the work */
     if (rank == 0) {
         int r = run_rank0(o, &jset, &seqs, t_read, nodes, size, &rs, &e);
-        if (r < 0) {
+        if (r == -2) { /* every rank knows (the start of the output through MPI-IO) */
+            report("error", &e);
+            rc = 1;
+        } else if (r < 0) {
             report("error", &e);
             rc = 1;
             if (size > 1) mnw_mpi_abort(1); /* stops every rank */

@@ -35,6 +35,10 @@ enum {
     MNW_TAG_FIN = 8,    /* CLD -> NLD: every rank said bye; finalize */
     MNW_TAG_HALT = 9,   /* NLD -> CLD: this rank got a stop signal (int32 signal number) */
     MNW_TAG_STOP = 10,  /* CLD -> NLD: stopping: drop the lists in flight now, then BYE */
+    /* output through MPI-IO (issue 22): the nodes write, the CLD places */
+    MNW_TAG_SIZES = 11,   /* NLD -> CLD: one work list's result header (mnw_wire_head), no bytes */
+    MNW_TAG_PLACE = 12,   /* CLD -> NLD: 1..n offsets (mnw_wire_place) to write lists at */
+    MNW_TAG_WRITTEN = 13, /* NLD -> CLD: 1..n lists written and synced, with checksum pieces */
 };
 
 /* Starts MPI if a launcher started us. Returns 0 or -1 with e set. */

@@ -54,6 +54,7 @@ static const optdef optdefs[] = {
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
     {"rank-timeout", 0, T_VALUE, "S", "MPI: a rank silent for S seconds stops the job (default 60)"},
     {"host", 0, T_VALUE, "GLOB:K=V,..", "per-node settings (threads, prefetch, bind, traceback-thread, gpus, traceback, gpu-kernel, gpu-batch, cpu-align) on hosts matching GLOB"},
+    {"output-via", 0, T_VALUE, "rank0|mpiio", "who writes the outputs: rank 0 alone, or every rank through MPI-IO into the shared OUTDIR (default: mpiio with more than one rank)"},
     {"force", 0, T_FLAG, NULL, "write into a non-empty OUTDIR (replaces mnw's files there)"},
     {"resume", 0, T_VALUE, "DIR", "continue the run in DIR from its bookmark (input and settings from DIR; docs/RESUME.md)"},
     {"bookmark-every", 0, T_VALUE, "S", "seconds of progress between bookmarks at most (default 2)"},
@@ -295,6 +296,12 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     }
     else if (!strcmp(key, "reorder-window")) INT_OPT(0, 10000000, o->reorder_window);
     else if (!strcmp(key, "rank-timeout")) INT_OPT(1, 86400, o->rank_timeout);
+    else if (!strcmp(key, "output-via")) {
+        if (!strcmp(v, "rank0")) o->output_via = MNW_VIA_RANK0;
+        else if (!strcmp(v, "mpiio")) o->output_via = MNW_VIA_MPIIO;
+        else if (!strcmp(v, "auto")) o->output_via = MNW_VIA_AUTO;
+        else return mnw_err_set(e, "%s: output-via must be rank0, mpiio or auto, not '%s'", where, v);
+    }
     else if (!strcmp(key, "force")) o->force = flag;
     else if (!strcmp(key, "resume")) { free(o->resume); o->resume = mnw_xstrdup(v); }
     else if (!strcmp(key, "bookmark-every") || !strcmp(key, "stop-grace")) {

@@ -23,6 +23,12 @@
  * measurements of docs/DECISIONS.md (issue 19). */
 #define MNW_GZIP_LEVEL_DEFAULT 5
 
+/* Who writes the outputs (--output-via, docs/DISTRIBUTED.md): rank 0 alone
+ * (every result travels to it), or every rank through MPI-IO at the
+ * offsets rank 0 places its work lists at (rank 0 receives metadata only).
+ * AUTO: MPI-IO with more than one rank, rank 0 with one. */
+enum { MNW_VIA_AUTO = 0, MNW_VIA_RANK0 = 1, MNW_VIA_MPIIO = 2 };
+
 /* A per-node setting: applies on hosts whose name matches `pattern` (a
  * shell glob), from a config section "[host PATTERN]" or --host. */
 typedef struct {
@@ -56,6 +62,7 @@ typedef struct {
     char *resume;       /* --resume DIR: continue the run in DIR */
     double bookmark_every; /* CLD: seconds between bookmarks at most */
     double stop_grace;  /* CLD: seconds to collect work in flight after a stop signal */
+    int output_via;     /* MNW_VIA_*: who writes the outputs */
     int help, version;
     uint64_t given;     /* bit per option (optdefs order): set explicitly (command line, config, host rule) */
     mnw_host_rule *rules; /* config sections first, then --host, in order */

@@ -28,28 +28,48 @@ fi
 
 # 1-4 ranks x work-list sizes: seven of the twelve, every rank count with
 # two sizes (one rank: lists of 7) and every size with at least two rank
-# counts (MNW_TEST_QUICK, the sanitizer runs: three, each rank count's path
+# counts (MNW_TEST_QUICK, the sanitizer runs: four, each rank count's path
 # and each list size once); lists of one pair on 40 genes (780 lists: one
 # message and one gzip member each), the others on 120 (7,140 pairs; lists
 # of 7 on 60 under MNW_TEST_QUICK)
-combos="1:7 2:1 2:5000 3:7 3:5000 4:1 4:7"
-[ -n "${MNW_TEST_QUICK:-}" ] && combos="1:5000 2:1 4:7"
+# With more than one rank the ranks write their own results through
+# MPI-IO (the default); an "r" after the size: --output-via rank0 (rank 0
+# writes every result), the same bytes.
+combos="1:7 2:1 2:5000r 3:7 3:5000 4:1r 4:7"
+[ -n "${MNW_TEST_QUICK:-}" ] && combos="1:5000 2:1r 3:5000 4:1"
 for c in $combos; do
-    np=${c%:*} wl=${c#*:}
+    np=${c%:*} wl=${c#*:} via=mpiio
+    case $wl in *r) wl=${wl%r} via=rank0 ;; esac
     {
         out="np${np}_wl$wl" set=s120 ref=base
         [ "$wl" = 1 ] && set=s40 ref=base40
         [ "$wl" = 7 ] && set=$wl7set ref=$wl7ref
-        "${MPIRUN[@]}" -np "$np" "$MNW" -i $set.fa -o "$out" "${opts[@]}" -t 1 --worklist-size "$wl" >"$out.log" 2>&1
+        "${MPIRUN[@]}" -np "$np" "$MNW" -i $set.fa -o "$out" "${opts[@]}" -t 1 --worklist-size "$wl" \
+            --output-via $via >"$out.log" 2>&1
         rc=$?
-        check "np=$np worklist-size=$wl ($set): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' "$out.log" | tail -5
-        check "np=$np worklist-size=$wl ($set): outputs identical to the single-process run" 'same_outputs $ref "$out"'
+        check "np=$np worklist-size=$wl ($set, output via $via): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' "$out.log" | tail -5
+        check "np=$np worklist-size=$wl ($set, output via $via): outputs identical to the single-process run" \
+            'same_outputs $ref "$out"'
     }
 done
-check "gzip outputs are valid gzip files (np=4, work lists of 7)" 'gzip -t np4_wl7/pairs.tsv.gz np4_wl7/dist.column.gz'
-check "rank 0 logs each rank's share and the CLD's own cost: result bytes received over MPI, CPU time per pair" \
-    'grep -qE "cld: [0-9]+ messages, result bytes received: [1-9][0-9]* \([0-9.]+ per pair\); [0-9.]+ s taking in results .*; [0-9.]+ us per pair\)" np4_wl7/mnw.log'
-check "np=4: every rank did work (mnw.log)" '[ "$(grep -cE "rank [0-3] \(.*\): [1-9][0-9]* work lists" np4_wl7/mnw.log)" -eq 4 ]'
+# byte for byte (the same work lists: the same gzip members), whoever wrote:
+# every run with the same list size against the first
+all_same() { local a=$1 r; shift; for r; do same_bytes "$a" "$r" || return 1; done; }
+for wl in 1 7 5000; do
+    runs=$(for c in $combos; do x=${c#*:}; [ "${x%r}" = $wl ] && echo "np${c%:*}_wl$wl"; done)
+    [ "$(echo $runs | wc -w)" -ge 2 ] || continue
+    first=${runs%% *}
+    check "work lists of $wl: $(echo $runs) (rank 0 or MPI-IO writing) hold the same bytes" 'all_same $first $runs'
+done
+check "gzip outputs are valid gzip files (np=3, through MPI-IO)" 'gzip -t np3_wl5000/pairs.tsv.gz np3_wl5000/dist.column.gz'
+rank0_run=np4_wl1; [ -n "${MNW_TEST_QUICK:-}" ] && rank0_run=np2_wl1
+check "output via rank 0: rank 0 logs the result bytes received over MPI and its CPU time per pair" \
+    'grep -qE "cld: [0-9]+ messages, result bytes received: [1-9][0-9]* \([0-9.]+ per pair\); [0-9.]+ s taking in results \(receive, reorder, write.*; [0-9.]+ us per pair\)" $rank0_run/mnw.log'
+check "output via MPI-IO (np=3): rank 0 receives metadata only, less than a byte per pair with lists of 5,000" \
+    'grep -qE "cld: [0-9]+ messages, result bytes received: [0-9]+ \(0\.[0-9]+ per pair; metadata only: the ranks write through MPI-IO\); [0-9.]+ s taking in results \(receive sizes, place.*; [0-9.]+ us per pair\)" np3_wl5000/mnw.log'
+check "output via MPI-IO: the log says who writes" 'grep -q "every rank writes its own results into .* through MPI-IO" np3_wl5000/mnw.log && grep -q "rank 0 receives every result and writes them" $rank0_run/mnw.log'
+np4=np4_wl7; [ -n "${MNW_TEST_QUICK:-}" ] && np4=np4_wl1
+check "np=4: every rank did work (mnw.log)" '[ "$(grep -cE "rank [0-3] \(.*\): [1-9][0-9]* work lists" $np4/mnw.log)" -eq 4 ]'
 
 # unequal worker counts per rank: one mpirun, three command lines (MPMD)
 mpmd -np 1 "$MNW" -i s120.fa -o mpmd -q --cigar -t 2 --worklist-size 333 : \
