@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bookmark.h"
@@ -75,6 +77,36 @@ static int see_and_open(mnw_nldout *w, const join_head *h, mnw_err *e)
     return 0;
 }
 
+enum { PAUSE_MID = 1, PAUSE_UNSYNCED, PAUSE_UNREPORTED };
+
+/* MNW_TEST_WRITE_PAUSE=SECONDS:WHERE:N (nldout.h) */
+static void test_pause_setup(mnw_nldout *w)
+{
+    const char *v = getenv("MNW_TEST_WRITE_PAUSE");
+    char where[16] = "";
+    double s = 0;
+    int nth = 0;
+    if (!v || sscanf(v, "%lf:%15[a-z]:%d", &s, where, &nth) != 3 || s <= 0 || nth < 1) return;
+    w->test_where = !strcmp(where, "mid") ? PAUSE_MID : !strcmp(where, "unsynced") ? PAUSE_UNSYNCED
+                  : !strcmp(where, "unreported") ? PAUSE_UNREPORTED : 0;
+    w->test_pause = s;
+    w->test_nth = nth;
+}
+
+/* The test pause at `where`, once, at this rank's test_nth list (lists:
+ * those this rank wrote before, the one paused in included). */
+static void test_pause(mnw_nldout *w, int where, uint64_t lists, uint64_t k0)
+{
+    if (!w->test_pause || w->test_where != where || lists < (uint64_t)w->test_nth) return;
+    static const char *const name[] = {"", "in the middle of writing", "after writing, before the sync of",
+                                       "after the sync, before reporting"};
+    LOG_WARN("test (MNW_TEST_WRITE_PAUSE): pid %ld pauses %.1f s %s pairs %llu", (long)getpid(), w->test_pause,
+             name[where], (unsigned long long)k0);
+    struct timespec ts = {(time_t)w->test_pause, (long)((w->test_pause - (double)(time_t)w->test_pause) * 1e9)};
+    nanosleep(&ts, NULL);
+    w->test_pause = 0;
+}
+
 int mnw_nldout_join(mnw_nldout *w, const char *outdir, const int enabled[MNW_NOUT], const uint64_t base[MNW_NOUT],
                     mnw_err *e)
 {
@@ -82,6 +114,7 @@ int mnw_nldout_join(mnw_nldout *w, const char *outdir, const int enabled[MNW_NOU
     memset(w, 0, sizeof *w);
     mnw_buf_init(&w->pending);
     snprintf(w->who, sizeof w->who, "rank %d (%s)", rank, mnw_mpi_host());
+    test_pause_setup(w);
     join_head *h = mnw_xcalloc(1, sizeof *h);
     mnw_err e0;
     if (rank == 0) {
@@ -143,13 +176,21 @@ static int write_at(mnw_nldout *w, int o, uint64_t off, const char *p, size_t le
     while (len) {
         int n = len > (size_t)1 << 30 ? 1 << 30 : (int)len;
         MPI_Status st;
+        errno = 0;
         int rc = MPI_File_write_at(w->fh[o], (MPI_Offset)off, p, n, MPI_BYTE, &st);
+        int err = errno; /* what the file system said, when MPI-IO says less */
         char what[96];
         snprintf(what, sizeof what, "writing %d bytes at offset %llu through MPI-IO", n, (unsigned long long)off);
         if (rc != MPI_SUCCESS) return mpi_err(e, rc, w->path[o], what);
         int got = 0;
         CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &got));
-        if (got != n) return mnw_err_set(e, "%s: %s: only %d written", w->path[o], what, got);
+        if (got != n) { /* MPI-IO does not always keep errno: a full file system is asked for */
+            struct statvfs fs;
+            if (!err && !statvfs(w->path[o], &fs) && (uint64_t)fs.f_bavail * fs.f_frsize < (uint64_t)(n - got))
+                err = ENOSPC;
+            return mnw_err_set(e, "%s: %s: only %d written%s%s", w->path[o], what, got, err ? ": " : "",
+                               err ? strerror(err) : "");
+        }
         off += (uint64_t)n;
         p += n;
         len -= (size_t)n;
@@ -176,7 +217,12 @@ int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e)
             rc = mnw_err_set(e, "%s: %zu bytes for an output this run does not write (internal)", w->path[o], d->len);
             break;
         }
-        if ((rc = write_at(w, o, pl->off[o], d->p, d->len, e))) break;
+        size_t half = w->test_where == PAUSE_MID ? d->len / 2 : 0;
+        if (half) {
+            if ((rc = write_at(w, o, pl->off[o], d->p, half, e))) break;
+            test_pause(w, PAUSE_MID, w->lists + 1, pl->k0);
+        }
+        if ((rc = write_at(w, o, pl->off[o] + half, d->p + half, d->len - half, e))) break;
         int cap = (int)(d->len / w->base[o]) + 2;
         if (cap > rec->cap[o]) {
             rec->cap[o] = cap;
@@ -189,6 +235,7 @@ int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e)
     mnw_result_free(res);
     w->io_s += mnw_now() - t0;
     if (rc) return -1;
+    test_pause(w, PAUSE_UNSYNCED, w->lists + 1, pl->k0);
     if (!w->npending) w->pending_since = mnw_now();
     mnw_wire_pack_written(rec, &w->pending);
     w->npending++;
@@ -207,6 +254,11 @@ int mnw_nldout_sync(mnw_nldout *w, int force, mnw_buf *out, mnw_err *e)
     }
     w->io_s += mnw_now() - t0;
     w->syncs++;
+    if (w->test_pause) {
+        uint64_t k0;
+        memcpy(&k0, w->pending.p, sizeof k0); /* the first record's */
+        test_pause(w, PAUSE_UNREPORTED, w->lists, k0);
+    }
     mnw_buf_put(out, w->pending.p, w->pending.len);
     int n = (int)w->npending;
     w->pending.len = 0;

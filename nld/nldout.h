@@ -51,6 +51,12 @@ typedef struct {
     mnw_wire_written rec;       /* scratch */
     uint64_t lists, bytes, syncs, dropped;
     double io_s;                /* wall time in writes and syncs */
+    /* tests only (MNW_TEST_WRITE_PAUSE=SECONDS:WHERE:N): this rank pauses at
+     * its Nth list, WHERE = mid (half of its first output written),
+     * unsynced (written, not synced) or unreported (synced, not reported),
+     * so that a test can kill it there */
+    double test_pause;
+    int test_where, test_nth;
 } mnw_nldout;
 
 /* MPI-collective. On rank 0, outdir, enabled[] and base[] are the run's

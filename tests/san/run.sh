@@ -68,13 +68,14 @@ skip_default=""
 # quick depth under TSan: only the tests whose threads meet. The tests left
 # out run one thread (the unit tests below) or vary formats, files and
 # options over the same threads (workers, writer, comm thread) that t_e2e,
-# t_mpi, t_resume, test_tb and the GPU emulation tests run in every setup
+# t_mpi (both output modes), t_resume, test_tb and the GPU emulation tests run in every setup
 # they have; ASan runs all of them (docs/TESTING.md, CI time, 2026-11-26:
 # fresh-clone CI: 328 s of the tsan part's 951 s of test time)
 [ "$depth" = quick ] && [ "$san" = tsan ] &&
     skip_default="$skip_default test_bookmark test_cld test_fmtnum test_identity test_nw test_pathfig test_progress
         test_shard t_biopython.sh t_counts.sh t_errors.sh t_gpu_none.sh t_identity_tools.sh t_install.sh
-        t_mothur_formats.sh t_outdir.sh t_outputs.sh t_paf.sh t_shard.sh t_shardset.sh t_submit.sh t_topo.sh t_verify.sh"
+        t_mothur_formats.sh t_mpiio.sh t_outdir.sh t_outputs.sh t_paf.sh t_shard.sh t_shardset.sh t_submit.sh t_topo.sh
+        t_verify.sh"
 skip_default=$(echo $skip_default)
 export MNW_TEST_SKIP="${MNW_SAN_SKIP-$skip_default}"
 echo "$san ($depth): build-$san, bin-$san/mnw; reports in $reports${MNW_TEST_SKIP:+; skipped: $MNW_TEST_SKIP}"
