@@ -464,8 +464,8 @@ void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs)
      * over in memory), per pair of this run; the CLD's CPU time per pair */
     uint64_t got = 0, pairs = n->cld->watermark - n->cld->start;
     for (int r = 1; r < n->size; r++) got += n->peer[r].bytes;
-    LOG_INFO("cld: %llu messages, result bytes received: %llu (%.3f per pair%s); %.3f s taking in results (%s; CPU "
-             "time) (%.1f%% of %.2f s; %.2f us per pair): ceiling about %.0f pairs/s",
+    LOG_INFO("cld: %llu messages, result bytes received: %llu (%.3f per pair%s); %.4f s taking in results (%s; CPU "
+             "time) (%.1f%% of %.2f s; %.3f us per pair): ceiling about %.0f pairs/s",
              (unsigned long long)n->msgs, (unsigned long long)got, pairs ? (double)got / (double)pairs : 0.0,
              n->out ? "; metadata only: the ranks write through MPI-IO" : "",
              n->busy_s, n->out ? "receive sizes, place, count what is synced, bookmark" : "receive, reorder, write",
