@@ -132,6 +132,11 @@ int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e)
     return mnw_place_sized(c->place, h->k0, h->count, h->len, h->cells, rank, e);
 }
 
+int mnw_cld_window_full(const mnw_cld *c)
+{
+    return c->next_k < c->npairs && c->next_k >= c->watermark + c->window * c->wl;
+}
+
 int mnw_cld_take(mnw_cld *c, mnw_wire_place *pl, int *rank)
 {
     return mnw_place_take(c->place, &pl->k0, pl->off, rank);

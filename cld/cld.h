@@ -76,6 +76,9 @@ static inline int mnw_cld_done(const mnw_cld *c) { return c->watermark == c->npa
 void mnw_cld_place_mode(mnw_cld *c);
 /* The sizes of a list from rank (its result header). 0, or -1 with e set. */
 int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e) __attribute__((warn_unused_result));
+/* 1 when no list can be handed out until older ones are written (the
+ * reorder window is full): writers should sync what they wrote now. */
+int mnw_cld_window_full(const mnw_cld *c);
 /* The next list placed: 1 with *pl and the *rank to write it; 0: none now. */
 int mnw_cld_take(mnw_cld *c, mnw_wire_place *pl, int *rank);
 /* A list written and synced by rank: moves the watermark over the lists now

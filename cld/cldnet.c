@@ -124,7 +124,9 @@ static int drain_places(mnw_cldnet *n, mnw_err *e)
             mnw_buf_put(&n->place[r], &pl, sizeof pl);
             continue;
         }
+        double t0 = cpu_now();
         int w = mnw_nldout_write(n->out, &pl, e);
+        n->own_s += cpu_now() - t0;
         if (w < 0) return -1;
         if (w > 0 && !n->stop_sig)
             return mnw_err_set(e, "pairs %llu were placed for rank 0, which does not hold them (internal)",
@@ -139,10 +141,11 @@ static int drain_places(mnw_cldnet *n, mnw_err *e)
 }
 
 /* Output through MPI-IO: rank 0's own lists written and due for their
- * sync (at once when no more lists go out). */
+ * sync (at once when no more lists go out, or none can until older ones
+ * are durable). */
 static int sync_own(mnw_cldnet *n, mnw_err *e)
 {
-    int force = n->cld->next_k >= n->cld->npairs || n->stop_sig;
+    int force = n->cld->next_k >= n->cld->npairs || n->stop_sig || mnw_cld_window_full(n->cld);
     int k = mnw_nldout_sync(n->out, force, &n->wbuf, e);
     if (k <= 0) return k;
     double t0 = cpu_now();
@@ -226,7 +229,7 @@ static int receive(mnw_cldnet *n, mnw_err *e)
         case MNW_TAG_WRITTEN: {
             mnw_err e2;
             int rc = -1;
-            double t0 = cpu_now();
+            double t0 = cpu_now(), own0 = n->own_s;
             p->bytes += (uint64_t)count;
             if (!n->out) {
                 mnw_err_set(&e2, "sent output metadata, but rank 0 writes the outputs");
@@ -238,7 +241,7 @@ static int receive(mnw_cldnet *n, mnw_err *e)
                 if (!rc) rc = sized_from(n, src, &h, &e2);
                 if (!rc) rc = drain_places(n, &e2) < 0 ? -1 : 0;
             }
-            n->busy_s += cpu_now() - t0;
+            n->busy_s += cpu_now() - t0 - (n->own_s - own0); /* rank 0's own writes are not the CLD's */
             if (rc < 0) return mnw_err_set(e, "rank %d (%s): %s", src, p->host, e2.msg);
             break;
         }
@@ -401,10 +404,11 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
         }
         mnw_wire_head h;
         mnw_nldout_hold(n->out, res, &h);
-        double t0 = cpu_now();
+        double t0 = cpu_now(), own0 = n->own_s;
         int rc = sized_from(n, 0, &h, e);
-        n->busy_s += cpu_now() - t0;
-        return rc ? -1 : drain_places(n, e) < 0 ? -1 : 0;
+        if (!rc) rc = drain_places(n, e) < 0 ? -1 : 0;
+        n->busy_s += cpu_now() - t0 - (n->own_s - own0);
+        return rc;
     }
     double t0 = cpu_now();
     int rc = accept_from(n, 0, res, 0, e);

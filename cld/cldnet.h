@@ -54,6 +54,7 @@ typedef struct {
     double timeout, beat_every, last_beat;
     double last_poll;       /* mnw_now() of the last watch (0: none yet) */
     double busy_s;          /* time spent taking in results: the CLD's own cost */
+    double own_s;           /* of it, rank 0's own writes (MPI-IO: its NLD's work, not the CLD's) */
     uint64_t msgs;
     int rr;                 /* round-robin start for answering requests */
     double grace;           /* seconds a stop waits for the lists in flight */

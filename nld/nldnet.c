@@ -165,8 +165,10 @@ static int net_poll(void *ctx, mnw_err *e)
         send_ctl(MNW_TAG_HALT, &s32, sizeof s32);
         n->halt_sent = 1;
     }
-    if (n->out) { /* lists written: synced, then reported (at once when no more work comes) */
-        int k = mnw_nldout_sync(n->out, n->done || n->stop || n->halt_sent, &n->wbuf, e);
+    if (n->out) { /* lists written: synced, then reported; at once when no more work comes, or when this
+                     rank waits for work (rank 0's window may wait for these lists) */
+        int idle = n->qn == 0 && n->asked;
+        int k = mnw_nldout_sync(n->out, n->done || n->stop || n->halt_sent || idle, &n->wbuf, e);
         if (k < 0) return -1;
         if (k > 0) {
             send_ctl(MNW_TAG_WRITTEN, n->wbuf.p, (int)n->wbuf.len);
