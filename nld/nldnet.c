@@ -51,6 +51,18 @@ static void push_range(mnw_nldnet *n, mnw_range r)
     n->qn++;
 }
 
+/* A send slot with an empty buffer, kept until MPI is done with it (reap_sends). */
+static mnw_nldnet_send *new_send(mnw_nldnet *n)
+{
+    if (n->nsends == n->sends_cap) {
+        n->sends_cap = n->sends_cap ? 2 * n->sends_cap : 16;
+        n->sends = mnw_xrealloc(n->sends, n->sends_cap * sizeof *n->sends);
+    }
+    mnw_nldnet_send *s = &n->sends[n->nsends++];
+    mnw_buf_init(&s->buf);
+    return s;
+}
+
 /* Frees the buffers of finished sends. */
 static int reap_sends(mnw_nldnet *n)
 {
@@ -170,9 +182,11 @@ static int net_poll(void *ctx, mnw_err *e)
         int idle = n->qn == 0 && n->asked;
         int k = mnw_nldout_sync(n->out, n->done || n->stop || n->halt_sent || idle, &n->wbuf, e);
         if (k < 0) return -1;
-        if (k > 0) {
-            send_ctl(MNW_TAG_WRITTEN, n->wbuf.p, (int)n->wbuf.len);
+        if (k > 0) { /* not blocking: rank 0 may be sending PLACE to this rank at the same time */
+            mnw_nldnet_send *sd = new_send(n);
+            mnw_buf_put(&sd->buf, n->wbuf.p, n->wbuf.len);
             n->wbuf.len = 0;
+            CHECK_MPI(MPI_Isend(sd->buf.p, (int)sd->buf.len, MPI_BYTE, 0, MNW_TAG_WRITTEN, MPI_COMM_WORLD, &sd->req));
             did = 1;
         }
     }
@@ -219,12 +233,7 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
         send_ctl(MNW_TAG_SIZES, &h, (int)sizeof h);
         return 0;
     }
-    if (n->nsends == n->sends_cap) {
-        n->sends_cap = n->sends_cap ? 2 * n->sends_cap : 16;
-        n->sends = mnw_xrealloc(n->sends, n->sends_cap * sizeof *n->sends);
-    }
-    mnw_nldnet_send *s = &n->sends[n->nsends++];
-    mnw_buf_init(&s->buf);
+    mnw_nldnet_send *s = new_send(n);
     mnw_wire_pack_result(res, &s->buf);
     mnw_result_free(res);
     if (s->buf.len > (size_t)0x7fffffff)

@@ -185,6 +185,10 @@ wait_end "$multi_srun"
 same "two nodes with srun" msrun ref200 msrun.slurm-$multi_srun.out
 check "two nodes with srun: 2 ranks, on cpu1 and cpu2" \
     'grep -q "2 ranks" msrun/mnw.log && grep -q "rank 0 (cpu[12])" msrun/mnw.log && grep -q "rank 1 (cpu[12])" msrun/mnw.log'
+check "two nodes with srun: each node wrote its own results through MPI-IO (the default), rank 0 metadata only" \
+    'grep -q "every rank writes its own results into .* through MPI-IO" msrun/mnw.log &&
+     grep -qE "cld: .*result bytes received: [0-9]+ \(0\.[0-9]+ per pair; metadata only" msrun/mnw.log &&
+     grep -qE "\[1/cpu[12]/main\] INFO output through MPI-IO: [1-9][0-9]* work lists" msrun.slurm-$multi_srun.out'
 wait_end "$multi_mpirun"
 same "two nodes with mpirun" mmpi ref200 mmpi.slurm-$multi_mpirun.out
 check "two nodes with mpirun: 2 ranks, on cpu1 and cpu2" \
@@ -193,6 +197,8 @@ wait_end "$het"
 same "heterogeneous job (CPU + GPU partition)" het ref200 het.slurm-$het.out
 check "heterogeneous job: one MPI job, rank 0 on a CPU node, rank 1 on the GPU node" \
     'grep -q "2 ranks" het/mnw.log && grep -q "rank 0 (cpu[12])" het/mnw.log && grep -q "rank 1 (gpu1)" het/mnw.log'
+check "heterogeneous job: the ranks wrote through MPI-IO (the default with more than one rank)" \
+    'grep -q "every rank writes its own results into .* through MPI-IO" het/mnw.log'
 check "heterogeneous job: the GPU rank saw its gres (CUDA_VISIBLE_DEVICES=0), the CPU rank none" \
     'grep -q "\[1/gpu1/main\] INFO GPUs: .*CUDA_VISIBLE_DEVICES=0" het.slurm-$het.out && ! grep -q "\[0/.*CUDA_VISIBLE_DEVICES" het/mnw.log'
 check "heterogeneous job: each rank took its component's CPUs per task (SLURM_CPUS_PER_TASK 1 on both)" \
