@@ -3,7 +3,7 @@
 #  - kill -9 of a writing rank (not rank 0) in the middle of a write, after
 #    a write and before its sync, after the sync and before its report (the
 #    rank pauses there: MNW_TEST_WRITE_PAUSE), 5 tries (MNW_TEST_QUICK, the
-#    sanitizer runs: 2, mid-write and unreported): each time the
+#    sanitizer runs: 1, mid-write): each time the
 #    bookmark is whole, `mnw verify` finds every byte it counts on disk, and
 #    --resume ends byte-identical to the uninterrupted run;
 #  - one rank that does not see OUTDIR (a private mount namespace where
@@ -44,7 +44,7 @@ kill_writer() {
     [ -n "$pid" ] || rc=99
 }
 tries="1:mid:1:3 2:unsynced:2:4 3:unreported:1:5 4:mid:2:6 5:unreported:2:3"
-[ -n "${MNW_TEST_QUICK:-}" ] && tries="1:mid:1:3 3:unreported:2:5"
+[ -n "${MNW_TEST_QUICK:-}" ] && tries="1:mid:1:3"
 good=0 n=0
 for t in $tries; do
     IFS=: read -r try where rank nth <<<"$t"
@@ -76,11 +76,15 @@ check "the paused rank said where it paused (mid-write)" 'grep -q "pauses 8.0 s 
 # only once the receiver has posted a receive: with the limit at 256 bytes
 # PLACE (rank 0 -> a rank) and WRITTEN (a rank -> rank 0) batches cross at
 # the same time; both go out non-blocking, so neither side waits on the other
-OMPI_MCA_btl_vader_eager_limit=256 timeout 300 "${MPIRUN[@]}" -np 4 "$MNW" -i s150.fa -o rndv "${opts[@]}" -t 1 \
-    >rndv.log 2>&1
-rc=$?
-check "4 ranks with a 256-byte eager limit: exit 0, byte-identical" '[ $rc -eq 0 ] && same_bytes ref rndv' ||
-    sed 's/^/#   /' rndv.log | tail -5
+# (MNW_TEST_QUICK, the sanitizer runs: left to make test; t_mpi's runs
+# there go through the same sends)
+if [ -z "${MNW_TEST_QUICK:-}" ]; then
+    OMPI_MCA_btl_vader_eager_limit=256 timeout 300 "${MPIRUN[@]}" -np 4 "$MNW" -i s150.fa -o rndv "${opts[@]}" -t 1 \
+        >rndv.log 2>&1
+    rc=$?
+    check "4 ranks with a 256-byte eager limit: exit 0, byte-identical" '[ $rc -eq 0 ] && same_bytes ref rndv' ||
+        sed 's/^/#   /' rndv.log | tail -5
+fi
 
 # --- a rank that does not see OUTDIR, or sees it read-only ---
 if ! unshare -m --propagation private true 2>/dev/null; then
