@@ -6,6 +6,8 @@
 #    sanitizer runs: 1, mid-write): each time the
 #    bookmark is whole, `mnw verify` finds every byte it counts on disk, and
 #    --resume ends byte-identical to the uninterrupted run;
+#  - every PLACE and WRITTEN message by rendezvous (a 256-byte eager
+#    limit), and 8 ranks: byte-identical to one process;
 #  - one rank that does not see OUTDIR (a private mount namespace where
 #    OUTDIR's parent is an empty tmpfs: a node-local directory), or sees it
 #    read-only: the start ends on every rank (exit 1, no MPI_Abort) with a
@@ -84,6 +86,11 @@ if [ -z "${MNW_TEST_QUICK:-}" ]; then
     rc=$?
     check "4 ranks with a 256-byte eager limit: exit 0, byte-identical" '[ $rc -eq 0 ] && same_bytes ref rndv' ||
         sed 's/^/#   /' rndv.log | tail -5
+    # 8 ranks (of one CPU worker each) writing the same files
+    "${MPIRUN[@]}" -np 8 "$MNW" -i s150.fa -o np8 "${opts[@]}" -t 1 >np8.log 2>&1
+    rc=$?
+    check "8 ranks through MPI-IO: exit 0, byte-identical to one process" \
+        '[ $rc -eq 0 ] && same_bytes ref np8 && grep -q "8 ranks" np8/mnw.log' || sed 's/^/#   /' np8.log | tail -5
 fi
 
 # --- a rank that does not see OUTDIR, or sees it read-only ---
@@ -99,25 +106,26 @@ printf '#!/bin/sh\nd=$1; shift\nexec unshare -m --propagation private sh -c '"'"
 printf '#!/bin/sh\nd=$1; shift\nexec unshare -m --propagation private sh -c '"'"'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'"'"' "$d" "$@"\n' > ro.sh
 chmod +x hide.sh ro.sh
 h=$(hostname -s)
-mkdir -p vis
-mpmd -np 2 "$MNW" -i s150.fa -o vis/out "${opts[@]}" -t 1 : \
-    -np 1 ./hide.sh "$TMP/vis" "$MNW" -i s150.fa -o vis/out "${opts[@]}" -t 1 >hide.log 2>&1
-rc=$?
+# rank2_in WRAPPER DIR LOG MNW-ARGS... : a 3-rank job whose rank 2 runs
+# under WRAPPER DIR (ranks 0 and 1 see the real DIR); sets rc
+rank2_in() {
+    local w=$1 d=$2 log=$3
+    shift 3
+    mkdir -p "$d"
+    mpmd -np 2 "$MNW" "$@" : -np 1 "./$w" "$TMP/$d" "$MNW" "$@" >"$log" 2>&1
+    rc=$?
+}
+rank2_in hide.sh vis hide.log -i s150.fa -o vis/out "${opts[@]}" -t 1
 check "a rank that does not see OUTDIR: exit 1" '[ $rc -eq 1 ]' || sed 's/^/#   /' hide.log | tail -5
 check "the message names rank 2, its host and OUTDIR, and says what to do" \
     'grep -q "rank 2 ($h): does not see OUTDIR $TMP/vis/out .*No such file.*--output-via rank0" hide.log'
 check "every rank ended by itself (no MPI_Abort)" '! grep -q "MPI_ABORT" hide.log'
 check "nothing was aligned; the bookmark is there at pair 0" 'grep -q "^watermark 0$" vis/out/mnw.bookmark'
-mpmd -np 2 "$MNW" --resume vis/out --output-via rank0 -q -t 1 --gpus none : \
-    -np 1 ./hide.sh "$TMP/vis" "$MNW" --resume vis/out --output-via rank0 -q -t 1 --gpus none >hide2.log 2>&1
-rc=$?
+rank2_in hide.sh vis hide2.log --resume vis/out --output-via rank0 -q -t 1 --gpus none
 check "resumed with --output-via rank0 (rank 2 still blind): exit 0, byte-identical" '[ $rc -eq 0 ] && same_bytes ref vis/out' ||
     sed 's/^/#   /' hide2.log | tail -5
 
-mkdir -p rod
-mpmd -np 2 "$MNW" -i s150.fa -o rod/out "${opts[@]}" -t 1 : \
-    -np 1 ./ro.sh "$TMP/rod" "$MNW" -i s150.fa -o rod/out "${opts[@]}" -t 1 >ro.log 2>&1
-rc=$?
+rank2_in ro.sh rod ro.log -i s150.fa -o rod/out "${opts[@]}" -t 1
 check "a rank that sees OUTDIR read-only: exit 1" '[ $rc -eq 1 ]' || sed 's/^/#   /' ro.log | tail -5
 check "the message names rank 2, its host and the file it cannot write" \
     'grep -q "rank 2 ($h): $TMP/rod/out/pairs.tsv.gz: cannot write: Read-only file system" ro.log'
