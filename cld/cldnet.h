@@ -15,6 +15,8 @@
  * when their writers report them written and synced. Protocol:
  * docs/DISTRIBUTED.md.
  *
+ * MPI: point-to-point only (MPI_Send, MPI_Isend, MPI_Improbe, MPI_Mrecv,
+ * MPI_Imrecv, MPI_Test), no collective call.
  * Ownership: borrows the mnw_cld; owns its peer table and receive buffer.
  * Thread-safety: only the MPI thread (rank 0's comm thread) may call it.
  */

@@ -27,8 +27,7 @@ void mnw_progress_init(mnw_progress *p, int nnodes)
 {
     memset(p, 0, sizeof *p);
     snprintf(p->state, sizeof p->state, "starting");
-    if (gethostname(p->host, sizeof p->host) != 0) snprintf(p->host, sizeof p->host, "?");
-    p->host[sizeof p->host - 1] = '\0';
+    mnw_hostname(p->host, sizeof p->host, 0);
     p->pid = (long)getpid();
     p->started = p->updated = mnw_progress_now();
     p->eta_s = -1;

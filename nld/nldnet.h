@@ -11,6 +11,8 @@
  * is an error naming rank 0 and its host, also after BYE (rank 0 beats to
  * every rank until FIN). Protocol: docs/DISTRIBUTED.md.
  *
+ * MPI: point-to-point only (MPI_Send, MPI_Isend, MPI_Iprobe, MPI_Recv,
+ * MPI_Test), no collective call.
  * Ownership: owns the queued ranges and the send buffers.
  * Thread-safety: only the MPI thread (this rank's comm thread) may call it.
  */

@@ -16,7 +16,10 @@
  * (MPI_COMM_WORLD): rank 0 has created the outputs; every rank checks that
  * it sees rank 0's OUTDIR (a token file rank 0 writes there) and opens the
  * outputs; a rank that cannot ends the start for all, with a message naming
- * the rank, its host and the file.
+ * the rank, its host and the file. The other calls are MPI-IO on files
+ * opened on MPI_COMM_SELF (MPI_File_write_at, MPI_File_sync,
+ * MPI_File_close): collective over this rank alone, so no rank waits for
+ * another.
  *
  * Errors name this rank, its host and the file. Ownership: owns the held
  * results, the file handles and the records. Thread-safety: only the MPI

@@ -140,8 +140,7 @@ static int load(mnw_topo *t, int pci_names, int *unnamed, mnw_err *e)
         goto fail;
     }
 
-    if (gethostname(t->host, sizeof t->host) != 0) snprintf(t->host, sizeof t->host, "unknown");
-    t->host[sizeof t->host - 1] = '\0';
+    mnw_hostname(t->host, sizeof t->host, 0);
     t->packages = nbobjs(topo, HWLOC_OBJ_PACKAGE);
     t->cores = nbobjs(topo, core_type(topo));
     t->pus = nbobjs(topo, HWLOC_OBJ_PU);

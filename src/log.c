@@ -20,10 +20,7 @@ void mnw_log_init(int rank, int stderr_level)
 {
     log_rank = rank;
     log_level = stderr_level;
-    if (gethostname(log_host, sizeof log_host) != 0) snprintf(log_host, sizeof log_host, "?");
-    log_host[sizeof log_host - 1] = 0;
-    char *dot = strchr(log_host, '.');
-    if (dot) *dot = 0;
+    mnw_hostname(log_host, sizeof log_host, 1);
     log_isatty = isatty(2);
 }
 

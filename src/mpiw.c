@@ -12,10 +12,7 @@ static char host[64] = "?";
 
 static void read_host(void)
 {
-    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "?");
-    host[sizeof host - 1] = 0;
-    char *dot = strchr(host, '.');
-    if (dot) *dot = 0;
+    mnw_hostname(host, sizeof host, 1);
 }
 
 static int launched(void)

@@ -11,6 +11,12 @@
  *
  * Errors: MPI_ERRORS_RETURN is set on MPI_COMM_WORLD, so CHECK_MPI can name
  * the call and file:line before it aborts the job (mnw_mpi_die).
+ * MPI-collective (every rank of MPI_COMM_WORLD calls them, in the same
+ * order): mnw_mpi_init (MPI_Init_thread), mnw_mpi_finalize (MPI_Finalize)
+ * and mnw_mpi_bcast_blob (MPI_Bcast). mnw_mpi_abort is not: any one rank
+ * ends the job. The job's start-up in main.c adds its own collectives
+ * (MPI_Allreduce of the settings' status, MPI_Bcast of the job,
+ * MPI_Allgather of the nodes; docs/DISTRIBUTED.md), and nldout.h one more.
  * Thread-safety: mnw_mpi_rank/size/host/active read values fixed at start-up
  * and may be called from any thread; everything else only from the MPI
  * thread.

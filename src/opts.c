@@ -379,12 +379,9 @@ int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
         if (!strcmp(key, "config")) continue; /* already applied */
         if (mnw_opts_set(o, key, val, "command line", e)) return -1;
     }
-    char full[256] = "?", shorth[256];
-    if (gethostname(full, sizeof full) != 0) snprintf(full, sizeof full, "?");
-    full[sizeof full - 1] = 0;
-    snprintf(shorth, sizeof shorth, "%s", full);
-    char *dot = strchr(shorth, '.');
-    if (dot) *dot = 0;
+    char full[256], shorth[256];
+    mnw_hostname(full, sizeof full, 0);
+    mnw_hostname(shorth, sizeof shorth, 1);
     return mnw_opts_apply_host_rules(o, shorth, full, e);
 }
 

@@ -82,8 +82,8 @@ static int unsupported(int err) { return err == ENOLCK || err == ENOSYS || err =
  * program named mnw*)? A holder on another host cannot be checked. */
 static int holder_live(const holder *h)
 {
-    char me[256] = "";
-    gethostname(me, sizeof me - 1);
+    char me[256];
+    mnw_hostname(me, sizeof me, 0);
     if (!h->host[0] || strcmp(h->host, me) || h->pid <= 0 || h->pid == (long)getpid()) return 0;
     if (kill((pid_t)h->pid, 0) && errno == ESRCH) return 0;
     char path[64], comm[64] = "";
@@ -150,8 +150,8 @@ int mnw_outlock_take(mnw_outlock *l, const char *dir, mnw_err *e)
         l->advisory = 1;
         snprintf(l->why, sizeof l->why, "%s", strerror(err));
     }
-    char host[256] = "", when[64] = "", text[512];
-    gethostname(host, sizeof host - 1);
+    char host[256], when[64] = "", text[512];
+    mnw_hostname(host, sizeof host, 0);
     time_t now = time(NULL);
     struct tm tm;
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", localtime_r(&now, &tm));

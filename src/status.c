@@ -133,9 +133,8 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
     mnw_statfmt_word(outdir_arg, word, sizeof word);
 
     /* is an active run alive? The pid only where it ran (this host) */
-    char me[256] = "", pname[64] = "";
-    if (gethostname(me, sizeof me) != 0) me[0] = '\0';
-    me[sizeof me - 1] = '\0';
+    char me[256], pname[64] = "";
+    mnw_hostname(me, sizeof me, 0);
     int here = mnw_statfmt_same_host(p->host, me);
     int ps = active && here ? mnw_statfmt_pid(p->pid, pname) : MNW_PID_UNKNOWN;
     int gone = ps == MNW_PID_GONE || ps == MNW_PID_OTHER;

@@ -33,9 +33,8 @@ typedef struct {
 /* the liveness of an active run: its state word */
 static const char *live_word(const mnw_progress *p)
 {
-    char me[256] = "", pname[64];
-    if (gethostname(me, sizeof me) != 0) me[0] = '\0';
-    me[sizeof me - 1] = '\0';
+    char me[256], pname[64];
+    mnw_hostname(me, sizeof me, 0);
     double age = mnw_progress_now() - p->updated;
     if (mnw_statfmt_same_host(p->host, me)) {
         int ps = mnw_statfmt_pid(p->pid, pname);

@@ -74,3 +74,21 @@ double mnw_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+void *mnw_xaligned_at(size_t align, size_t n, const char *file, int line)
+{
+    size_t sz = (n + align - 1) & ~(align - 1);
+    void *p = aligned_alloc(align, sz ? sz : align);
+    if (!p) mnw_oom(sz, file, line);
+    return p;
+}
+
+char *mnw_hostname(char *buf, size_t n, int short_name)
+{
+    if (!n) return buf;
+    if (gethostname(buf, n) != 0) snprintf(buf, n, "?");
+    buf[n - 1] = '\0';
+    char *dot = short_name ? strchr(buf, '.') : NULL;
+    if (dot) *dot = '\0';
+    return buf;
+}

@@ -37,8 +37,19 @@ char *mnw_xstrdup_at(const char *s, const char *file, int line) MNW_ALLOC __attr
 
 /* Out of memory (n bytes asked for at file:line): the message of util.c
  * and exit status 1 at once; for allocations that do not go through
- * mnw_xmalloc (aligned_alloc). */
+ * mnw_xmalloc. */
 void mnw_oom(size_t n, const char *file, int line) __attribute__((noreturn));
+
+/* n bytes aligned to `align` (a power of 2; n is rounded up to a multiple
+ * of it, as aligned_alloc wants), or the out-of-memory exit naming
+ * file:line. Freed with free(). */
+void *mnw_xaligned_at(size_t align, size_t n, const char *file, int line) MNW_ALLOC __attribute__((malloc));
+#define mnw_xaligned(a, n) mnw_xaligned_at((a), (n), __FILE__, __LINE__)
+
+/* This host's name in buf (n bytes, NUL-terminated): the full name, or up
+ * to its first dot when short_name; "?" when the system does not say.
+ * Returns buf. Reentrant. */
+char *mnw_hostname(char *buf, size_t n, int short_name);
 
 /* Fatal: prints "mnw: FILE:LINE: what: strerror(rc)" and aborts. For calls
  * whose failure means a broken invariant (pthread_mutex_lock, ...). */

@@ -91,8 +91,7 @@ void mnw_ws_reserve(void **buf, size_t *have, size_t need)
     sz += sz / 4;
     sz = (sz + 63) & ~(size_t)63;
     free(*buf);
-    *buf = aligned_alloc(64, sz);
-    if (!*buf) mnw_oom(sz, __FILE__, __LINE__);
+    *buf = mnw_xaligned(64, sz);
     *have = sz;
 }
 

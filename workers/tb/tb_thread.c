@@ -251,8 +251,7 @@ mnw_tb_batch *mnw_tb_batch_get(mnw_tb *tb, size_t bytes)
     if (!b) b = mnw_xcalloc(1, sizeof *b);
     if (b->cap < bytes || !b->dir) {
         free(b->dir);
-        b->dir = aligned_alloc(64, want);
-        if (!b->dir) mnw_oom(want, __FILE__, __LINE__);
+        b->dir = mnw_xaligned(64, want);
         b->cap = want;
     }
     b->used = 0;
