@@ -96,7 +96,7 @@ int mnw_sum_set(mnw_sum *s, uint64_t bytes, uint32_t crc, uint64_t block, const 
  * offset 0 into s, which the caller initialised (the block size): one
  * sequential read, without blocking on a FIFO. 0, or -1 with e set (a read
  * error, or the file ends before len). */
-int mnw_sum_fd(int fd, const char *path, uint64_t len, mnw_sum *s, mnw_err *e);
+int mnw_sum_fd(int fd, const char *path, uint64_t len, mnw_sum *s, mnw_err *e) MNW_MUST_CHECK;
 
 typedef struct {
     char input_hash[33];
@@ -117,22 +117,22 @@ void mnw_bookmark_free(mnw_bookmark *b);
  * mnw_bookmark_output has a length only (what version 1 held); with
  * mnw_bookmark_output_sum, its length and checksums (a copy of sum, whose
  * bytes is the length). 0, or -1 with e set. */
-int mnw_bookmark_set(mnw_bookmark *b, const char *key, const char *val, mnw_err *e);
-int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_err *e);
-int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *sum, mnw_err *e);
+int mnw_bookmark_set(mnw_bookmark *b, const char *key, const char *val, mnw_err *e) MNW_MUST_CHECK;
+int mnw_bookmark_output(mnw_bookmark *b, const char *name, uint64_t bytes, mnw_err *e) MNW_MUST_CHECK;
+int mnw_bookmark_output_sum(mnw_bookmark *b, const char *name, const mnw_sum *sum, mnw_err *e) MNW_MUST_CHECK;
 /* The value of a setting, or NULL. */
 const char *mnw_bookmark_get(const mnw_bookmark *b, const char *key);
 /* The outputs b's run writes (a mask of MNW_OUT_*): its "outputs" setting,
  * or, in a bookmark of an mnw from before --outputs, pairs and dist and
  * dist.phylip where its "phylip" setting says yes. 0, or -1 with e set
  * (bmpath names the file). */
-int mnw_bookmark_outputs(const mnw_bookmark *b, const char *bmpath, int *mask, mnw_err *e);
+int mnw_bookmark_outputs(const mnw_bookmark *b, const char *bmpath, int *mask, mnw_err *e) MNW_MUST_CHECK;
 
 /* The pairs b's run aligns, [*k0, *k1): a shard's (its "shard-range"
  * setting, "K0 K1", written by mnw --shard, shard.h), or every pair. 0, or
  * -1 with e set (a range that is not two numbers with K0 <= K1 <= pairs;
  * bmpath names the file). */
-int mnw_bookmark_range(const mnw_bookmark *b, const char *bmpath, uint64_t *k0, uint64_t *k1, mnw_err *e);
+int mnw_bookmark_range(const mnw_bookmark *b, const char *bmpath, uint64_t *k0, uint64_t *k1, mnw_err *e) MNW_MUST_CHECK;
 
 /* The pairs of b's run (a shard's, or the whole run's) written so far
  * (watermark - K0) and in all (K1 - K0), and in shard (at least 24 bytes)
@@ -147,13 +147,13 @@ void mnw_bookmark_input_hash(const mnw_seqset *s, char out[33]);
 /* Writes dir/mnw.bookmark atomically (above): version 2, or version 1 when
  * no output has a sum (what was read from one); outputs with and without
  * sums together are refused. 0, or -1 with e set. */
-int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e);
+int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e) MNW_MUST_CHECK;
 /* Reads and checks a bookmark; errors name the file and line (a missing
  * file, one that is not a regular file, a bad line, a missing key, a CRC
  * that does not match, a watermark beyond the pairs or, when the bookmark
  * has the worklist-size setting, not at a work-list boundary; output sums
  * that cannot belong together). 0, or -1 with e set; *b is left
  * initialised. */
-int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e);
+int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

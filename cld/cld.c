@@ -119,12 +119,12 @@ int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e)
     return mnw_cld_checkpoint(c, c->watermark == c->npairs, e);
 }
 
-void mnw_cld_place_mode(mnw_cld *c)
+int mnw_cld_place_mode(mnw_cld *c, mnw_err *e)
 {
-    mnw_err e;
-    mnw_writer_close(c->w, &e); /* synced by the first bookmark: nothing left to fail */
+    if (mnw_writer_close(c->w, e)) return -1; /* the heads (or a resumed run's cut) on disk */
     c->place = mnw_xcalloc(1, sizeof *c->place);
     mnw_place_init(c->place, c->npairs, c->wl, c->window, c->watermark, c->w->enabled, c->w->bytes, c->w->sum);
+    return 0;
 }
 
 int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e)

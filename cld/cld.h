@@ -57,7 +57,7 @@ void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double 
  * not be written, or an output is not what this run wrote: then no
  * bookmark is written and the one before stays). Also after
  * mnw_writer_close (the last bookmark). */
-int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e);
+int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e) MNW_MUST_CHECK;
 /* Stop handing out lists (a stop signal); results of lists out still count. */
 void mnw_cld_stop(mnw_cld *c);
 /* 1: *r is the next work list; 0: none until results come back (window
@@ -66,14 +66,14 @@ int mnw_cld_next(mnw_cld *c, mnw_range *r);
 /* Takes a result; writes every result now contiguous with the watermark.
  * Returns 0, or -1 with e set (write error, or a result that was never
  * handed out / arrives twice). */
-int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e);
+int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e) MNW_MUST_CHECK;
 static inline int mnw_cld_done(const mnw_cld *c) { return c->watermark == c->npairs; }
 
 /* Output through MPI-IO: from now on the nodes write the results and the
  * CLD places them. Call after mnw_cld_start_at and the first bookmark (the
  * heads are written and synced: the writer is closed here and only checks
- * the files from then on). */
-void mnw_cld_place_mode(mnw_cld *c);
+ * the files from then on). 0, or -1 with e set (the close failed). */
+int mnw_cld_place_mode(mnw_cld *c, mnw_err *e) MNW_MUST_CHECK;
 /* The sizes of a list from rank (its result header). 0, or -1 with e set. */
 int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e) __attribute__((warn_unused_result));
 /* 1 when no list can be handed out until older ones are written (the

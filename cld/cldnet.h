@@ -87,7 +87,7 @@ mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s);
  * waits for every rank's BYE, then sends FIN with the job's exit status
  * (0, or MNW_EXIT_STOPPED). 0 or -1 with e set (a rank failed or went
  * silent). */
-int mnw_cldnet_finish(mnw_cldnet *n, int status, mnw_err *e);
+int mnw_cldnet_finish(mnw_cldnet *n, int status, mnw_err *e) MNW_MUST_CHECK;
 /* One line per rank into the log: lists, pairs, pairs/s over `secs`. */
 void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs);
 

@@ -101,13 +101,13 @@ void mnw_progress_rates(mnw_progress *p);
  * refuse: empty state, counts that do not fit, rates that are negative or
  * not finite, more than MNW_PROGRESS_MAX_DEV devices. 0, or -1 with e set
  * naming the file. */
-int mnw_progress_write(const char *dir, const mnw_progress *p, mnw_err *e);
+int mnw_progress_write(const char *dir, const mnw_progress *p, mnw_err *e) MNW_MUST_CHECK;
 
 /* Reads path (above). 0, or -1 with e set ("PATH:LINE: reason", or
  * "PATH: reason" for a missing file); *p is then zeroed. Files over
  * MNW_PROGRESS_MAX_BYTES are refused. */
-int mnw_progress_read(const char *path, mnw_progress *p, mnw_err *e);
+int mnw_progress_read(const char *path, mnw_progress *p, mnw_err *e) MNW_MUST_CHECK;
 /* The same on text[0..len) already read; name names it in errors. */
-int mnw_progress_parse(const char *name, const char *text, size_t len, mnw_progress *p, mnw_err *e);
+int mnw_progress_parse(const char *name, const char *text, size_t len, mnw_progress *p, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -23,13 +23,13 @@
 
 /* Adds the result-changing settings of o (after mnw_opts_check) and
  * "input" = input_path to b. 0, or -1 with e set. */
-int mnw_resume_put_settings(const mnw_opts *o, const char *input_path, mnw_bookmark *b, mnw_err *e);
+int mnw_resume_put_settings(const mnw_opts *o, const char *input_path, mnw_bookmark *b, mnw_err *e) MNW_MUST_CHECK;
 
 /* For --resume: refuses a setting given explicitly in o that differs from
  * the bookmark's (bmpath names it in messages), then sets o's
  * result-changing settings from b, and o->input too unless -i was given.
  * 0, or -1 with e set. */
-int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw_err *e);
+int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw_err *e) MNW_MUST_CHECK;
 
 /* Checks the outputs in outdir against b: every output sp enables is in b,
  * is a regular file (opened without blocking), is not shorter than b says
@@ -39,6 +39,6 @@ int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw
  * checksums: then lengths only, with a warning. Fills bytes[] with b's
  * lengths for mnw_writer_reopen. 0, or -1 with e set (nothing is changed). */
 int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mnw_outspec *sp,
-                             uint64_t bytes[MNW_NOUT], mnw_err *e);
+                             uint64_t bytes[MNW_NOUT], mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -28,7 +28,7 @@ typedef struct {
  * messages) once, sequentially, and compares their checksums with want
  * (blocks of want->block bytes). 0 with *d filled, or -1 with e set (a
  * read error, or the file ends before want->bytes). */
-int mnw_verify_fd(int fd, const char *path, const mnw_sum *want, mnw_verify_diff *d, mnw_err *e);
+int mnw_verify_fd(int fd, const char *path, const mnw_sum *want, mnw_verify_diff *d, mnw_err *e) MNW_MUST_CHECK;
 /* "bytes 2,097,152 to 3,145,727 differ from what the run wrote" (d->same 0). */
 void mnw_verify_describe(const mnw_verify_diff *d, char *out, size_t n);
 

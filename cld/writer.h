@@ -42,7 +42,7 @@ typedef struct {
  * and is not a regular file is refused. Blocks of the sums start at
  * MNW_SUM_BLOCK bytes (tests only: MNW_TEST_SUM_BLOCK, a power of 2 from
  * 4096 to 1 MiB). 0, or -1 with e set naming the file. */
-int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, int heads, mnw_err *e);
+int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, int gzip_level, int heads, mnw_err *e) MNW_MUST_CHECK;
 /* For a resumed run: reads outdir/mnw.bookmark again, whose lengths must be
  * bytes[] (what mnw_resume_check_outputs checked), opens the enabled
  * outputs (regular files that exist, without blocking on anything else),
@@ -50,23 +50,23 @@ int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, in
  * bookmark's (a version-1 bookmark has none: then the first bytes[o] bytes
  * are read once to compute them). 0, or -1 with e set. */
 int mnw_writer_reopen(mnw_writer *w, const char *outdir, const mnw_outspec *sp, const uint64_t bytes[MNW_NOUT],
-                      mnw_err *e);
-int mnw_writer_append(mnw_writer *w, int out, const char *data, size_t len, mnw_err *e);
+                      mnw_err *e) MNW_MUST_CHECK;
+int mnw_writer_append(mnw_writer *w, int out, const char *data, size_t len, mnw_err *e) MNW_MUST_CHECK;
 /* Flush and fsync every open file: what bytes[] counts is on disk. */
-int mnw_writer_sync(mnw_writer *w, mnw_err *e);
+int mnw_writer_sync(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
 /* After mnw_writer_sync or mnw_writer_close: each enabled output must still
  * exist in OUTDIR as the file this writer opened (device and inode) and be
  * exactly bytes[o] long. 0, or -1 with e naming the file and what happened
  * (deleted, replaced by another file, cut or written to by something else). */
-int mnw_writer_check(mnw_writer *w, mnw_err *e);
+int mnw_writer_check(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
 /* Output through MPI-IO (other processes write at placed offsets): each
  * enabled output must still be the file this writer opened and at least
  * bytes[o] long (lists placed beyond the durable bytes may be written
  * already), exactly bytes[o] once the run is `complete`. 0, or -1 with e
  * set as mnw_writer_check. */
-int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e);
+int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e) MNW_MUST_CHECK;
 /* Flush, fsync and close every file (bytes[], paths, identities and sums
  * stay for mnw_writer_check and the last bookmark). */
-int mnw_writer_close(mnw_writer *w, mnw_err *e);
+int mnw_writer_close(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -92,6 +92,6 @@ int mnw_nld_finishers(const mnw_nld_cfg *cfg);
  * flight were dropped); or -1 with e set (a worker or delivery failed). All
  * threads are joined before it returns. */
 #define MNW_NLD_DROPPED 1
-int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e);
+int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

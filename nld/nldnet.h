@@ -53,7 +53,7 @@ mnw_nld_link mnw_nldnet_link(mnw_nldnet *n, double wait_s);
 /* Output through MPI-IO: results are written through out (borrowed, joined). */
 static inline void mnw_nldnet_write_own(mnw_nldnet *n, mnw_nldout *out) { n->out = out; }
 /* After the NLD loop returned 0: BYE, then wait for FIN. 0 or -1 with e set. */
-int mnw_nldnet_finish(mnw_nldnet *n, mnw_err *e);
+int mnw_nldnet_finish(mnw_nldnet *n, mnw_err *e) MNW_MUST_CHECK;
 /* A fatal error on this rank: tell rank 0 (which stops the job), then wait
  * up to `grace` seconds to be stopped; returns so the caller can abort. */
 void mnw_nldnet_fail(mnw_nldnet *n, const char *msg, double grace);

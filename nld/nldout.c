@@ -156,7 +156,7 @@ int mnw_nldout_join(mnw_nldout *w, const char *outdir, const int enabled[MNW_NOU
         if (mine[0]) mnw_err_set(e, "%s", mine);
         else mnw_err_set(e, "rank %d could not start the output through MPI-IO (rank 0 says why)", (int)bad);
     }
-    mnw_nldout_close(w, &e0);
+    MNW_IGNORE(mnw_nldout_close(w, &e0));
     return -1;
 }
 

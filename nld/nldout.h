@@ -68,21 +68,21 @@ typedef struct {
  * rank's failure ("rank R (HOST): ..."), on the others their own or "rank 0
  * stopped the start". */
 int mnw_nldout_join(mnw_nldout *w, const char *outdir, const int enabled[MNW_NOUT], const uint64_t base[MNW_NOUT],
-                    mnw_err *e);
+                    mnw_err *e) MNW_MUST_CHECK;
 /* Keeps res (takes it) until it is placed; *h is what to report. */
 void mnw_nldout_hold(mnw_nldout *w, mnw_result *res, mnw_wire_head *h);
 /* Writes the held list pl->k0 at its offsets. 0; 1 when it is not held
  * (dropped at a stop); -1 with e set (a write failed). */
-int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e);
+int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e) MNW_MUST_CHECK;
 /* When lists are written and unsynced, and `force` or the oldest waited
  * MNW_NLDOUT_SYNC_EVERY seconds: syncs every file, then appends their
  * WRITTEN records to out. Their count (0: nothing now), or -1 with e set. */
-int mnw_nldout_sync(mnw_nldout *w, int force, mnw_buf *out, mnw_err *e);
+int mnw_nldout_sync(mnw_nldout *w, int force, mnw_buf *out, mnw_err *e) MNW_MUST_CHECK;
 /* A stop: drops the lists still waiting for offsets. */
 void mnw_nldout_drop(mnw_nldout *w);
 static inline int mnw_nldout_busy(const mnw_nldout *w) { return w->nheld > 0 || w->npending > 0; }
 /* Closes the files (after the last sync). 0, or -1 with e set. */
-int mnw_nldout_close(mnw_nldout *w, mnw_err *e);
+int mnw_nldout_close(mnw_nldout *w, mnw_err *e) MNW_MUST_CHECK;
 /* One log line: lists and bytes written, syncs, time in I/O. */
 void mnw_nldout_log(const mnw_nldout *w);
 

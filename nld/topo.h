@@ -59,7 +59,7 @@ typedef struct {
 
 /* Loads the topology (I/O devices kept) and fills the fields. 0, or -1 with
  * e set (nothing left to free). */
-int mnw_topo_load(mnw_topo *t, mnw_err *e);
+int mnw_topo_load(mnw_topo *t, mnw_err *e) MNW_MUST_CHECK;
 /* Frees everything; t is zeroed (freeing twice, or a zeroed t, is fine). */
 void mnw_topo_free(mnw_topo *t);
 
@@ -73,12 +73,12 @@ int mnw_topo_workers_for_cores(int cores);
  * binding, cores in hwloc's logical order: all PUs of that core that the
  * process binding holds. slot >= 0. 0, or -1 with e set (the thread's
  * binding is then unchanged). */
-int mnw_topo_bind_thread(const mnw_topo *t, int slot, mnw_err *e);
+int mnw_topo_bind_thread(const mnw_topo *t, int slot, mnw_err *e) MNW_MUST_CHECK;
 
 /* Binds the calling thread to the CPUs local to GPU gpu (index into t->gpu)
  * that the process binding holds; to the process binding if none are.
  * 0, or -1 with e set (no such GPU, or binding failed). */
-int mnw_topo_bind_near_gpu(const mnw_topo *t, int gpu, mnw_err *e);
+int mnw_topo_bind_near_gpu(const mnw_topo *t, int gpu, mnw_err *e) MNW_MUST_CHECK;
 
 /* One line for the log: "host X: 1 package, 16 cores, 16 PUs, 1 NUMA node;
  * process bound to 16 cores / 16 PUs (0-15); GPUs: none". Truncated to n. */

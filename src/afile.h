@@ -18,6 +18,6 @@
  * before the rename (a hook for fault tests). 0, or -1 with e set naming
  * the file; the temporary file is removed on failure. */
 int mnw_afile_replace(const char *dir, const char *name, const char *data, size_t len, int durable,
-                      void (*before_rename)(void), mnw_err *e);
+                      void (*before_rename)(void), mnw_err *e) MNW_MUST_CHECK;
 
 #endif

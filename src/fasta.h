@@ -33,7 +33,7 @@
  * `out`. The caller checks how many records it needs. Blocks while a pipe or
  * FIFO has no data and its writer stays open. Same as
  * mnw_fasta_read_until(path, out, NULL, e). */
-int mnw_fasta_read(const char *path, mnw_seqset *out, mnw_err *e);
+int mnw_fasta_read(const char *path, mnw_seqset *out, mnw_err *e) MNW_MUST_CHECK;
 
 /* mnw_fasta_read that can be stopped: `stopped` (may be NULL) is called
  * before every read(2) of the file and, on a pipe, FIFO or device, after
@@ -44,6 +44,6 @@ int mnw_fasta_read(const char *path, mnw_seqset *out, mnw_err *e);
  * (`out` holds the records completed so far). Otherwise as mnw_fasta_read.
  * `stopped` must be async-signal-safe enough to call often (e.g.
  * mnw_sig_pending of sig.h). */
-int mnw_fasta_read_until(const char *path, mnw_seqset *out, int (*stopped)(void), mnw_err *e);
+int mnw_fasta_read_until(const char *path, mnw_seqset *out, int (*stopped)(void), mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -54,7 +54,7 @@ typedef struct mnw_json {
 
 /* Parses text[0..len) (NUL bytes inside are refused, not an end). name
  * names the text in errors. Returns the root value, or NULL with e set. */
-mnw_json *mnw_json_parse(const char *name, const char *text, size_t len, mnw_err *e);
+mnw_json *mnw_json_parse(const char *name, const char *text, size_t len, mnw_err *e) MNW_MUST_CHECK;
 void mnw_json_free(mnw_json *v);
 
 /* "null", "false", "true", "a number", "a string", "an array", "an object". */

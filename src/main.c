@@ -484,7 +484,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
         wrc = mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, o->shard.count == 0 || o->shard.index == 1, e);
     }
     if (wrc) {
-        mnw_writer_close(&w, NULL);
+        MNW_IGNORE(mnw_writer_close(&w, NULL));
         return -1;
     }
     mnw_cld cld;
@@ -492,7 +492,7 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     mnw_cld_start_at(&cld, start);
     mnw_cld_keep_bookmark(&cld, o->outdir, &rs->tmpl, o->bookmark_every);
     if (!rs->resumed && mnw_cld_checkpoint(&cld, 1, e)) {
-        mnw_writer_close(&w, NULL);
+        MNW_IGNORE(mnw_writer_close(&w, NULL));
         mnw_cld_free(&cld);
         return -1;
     }
@@ -502,7 +502,10 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
     if (mpiio) {
         uint64_t base[MNW_NOUT];
         for (int o2 = 0; o2 < MNW_NOUT; o2++) base[o2] = w.sum[o2].block;
-        mnw_cld_place_mode(&cld);
+        if (mnw_cld_place_mode(&cld, e)) {
+            mnw_cld_free(&cld);
+            return -1;
+        }
         if (mnw_nldout_join(&nout, o->outdir, w.enabled, base, e)) { /* every rank knows: no abort */
             size_t l = strlen(e->msg);
             snprintf(e->msg + l, sizeof e->msg - l, "; nothing was aligned (continue with: mnw --resume %s "
@@ -683,7 +686,7 @@ static int run(mnw_opts *o)
         } else if (r == 1) {
             head.complete = 1;
             uint64_t k0, k1;
-            mnw_bookmark_range(&rs.bm, rs.bmpath, &k0, &k1, &e); /* read_input checked it */
+            if (mnw_bookmark_range(&rs.bm, rs.bmpath, &k0, &k1, &e)) k0 = k1 = 0; /* read_input checked it */
             char sh[24];
             if (o->shard.count)
                 printf("mnw: shard %s in %s is complete (%llu pairs, %llu .. %llu); nothing to do\n",

@@ -48,7 +48,7 @@ enum {
 };
 
 /* Starts MPI if a launcher started us. Returns 0 or -1 with e set. */
-int mnw_mpi_init(int *argc, char ***argv, mnw_err *e);
+int mnw_mpi_init(int *argc, char ***argv, mnw_err *e) MNW_MUST_CHECK;
 int mnw_mpi_active(void); /* 1 when MPI was started */
 int mnw_mpi_rank(void);   /* 0 when not active */
 int mnw_mpi_size(void);   /* 1 when not active */

@@ -75,7 +75,7 @@ void mnw_opts_free(mnw_opts *o);
 /* Set one option by its long name (without "--"); value NULL for flags.
  * `where` names the source for messages ("command line", "FILE:LINE").
  * Returns 0, or -1 with e set. */
-int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e);
+int mnw_opts_set(mnw_opts *o, const char *key, const char *value, const char *where, mnw_err *e) MNW_MUST_CHECK;
 /* 1 if the option `key` was set explicitly (--gap counts as gap-open and
  * gap-extend). */
 int mnw_opts_given(const mnw_opts *o, const char *key);
@@ -88,23 +88,23 @@ int mnw_opts_takes_value(const char *key);
 int mnw_opts_node_local(const char *key);
 /* Records a per-node setting; checks that key is node-local. */
 int mnw_opts_add_host_rule(mnw_opts *o, const char *pattern, const char *key, const char *value, const char *where,
-                           mnw_err *e);
+                           mnw_err *e) MNW_MUST_CHECK;
 /* Applies, in order, the rules whose pattern matches host (short or full
  * name). */
-int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhost, mnw_err *e);
+int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhost, mnw_err *e) MNW_MUST_CHECK;
 /* Parse argv (and the config file named with -c, applied first), then the
  * per-node rules matching this host (they beat the global settings). */
-int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e);
+int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e) MNW_MUST_CHECK;
 /* Read "key = value" lines of a config file. */
-int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e);
+int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e) MNW_MUST_CHECK;
 /* Final checks (required options, ranges); applies --countends to the
  * identity definition (it wins over a "-noends" name). */
-int mnw_opts_check(mnw_opts *o, mnw_err *e);
+int mnw_opts_check(mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;
 void mnw_opts_usage(FILE *f);
 
 /* Refuses --counts yes where an output needs the runs (mnw_outsel_needs_runs;
  * mnw_opts_check calls it
  * for a new run; main again once a resumed run's settings are read). */
-int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e);
+int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -9,8 +9,8 @@
 /* Refuses an OUTDIR that is not a directory, is not writable, or (unless
  * force) is not empty (mnw.lock alone counts as empty); or whose first existing ancestor is not writable.
  * Creates nothing. */
-int mnw_outdir_check(const char *dir, int force, mnw_err *e);
+int mnw_outdir_check(const char *dir, int force, mnw_err *e) MNW_MUST_CHECK;
 /* mkdir -p. */
-int mnw_outdir_create(const char *dir, mnw_err *e);
+int mnw_outdir_create(const char *dir, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

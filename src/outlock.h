@@ -32,11 +32,11 @@ typedef struct {
  * is free (also when dir or its lock file does not exist), -1 with e set
  * naming the holder (host, pid, start) when it is held, or naming the file
  * when mnw.lock is not a regular file. */
-int mnw_outlock_probe(const char *dir, mnw_err *e);
+int mnw_outlock_probe(const char *dir, mnw_err *e) MNW_MUST_CHECK;
 /* Takes dir's lock (dir must exist): opens or creates dir/mnw.lock, locks
  * it and writes this process's host, pid and start time into it. 0, or -1
  * with e set (held by another mnw: e names it; or a file error). */
-int mnw_outlock_take(mnw_outlock *l, const char *dir, mnw_err *e);
+int mnw_outlock_take(mnw_outlock *l, const char *dir, mnw_err *e) MNW_MUST_CHECK;
 /* Releases the lock (closes the file; the file stays). Safe on a lock that
  * was never taken (fd -1). */
 void mnw_outlock_release(mnw_outlock *l);

@@ -20,6 +20,6 @@ const char *mnw_file_kind(unsigned mode);
  *      caller words it), or
  *   -2 when path is not a regular file: closed, e = "PATH: is not a regular
  *      file (a FIFO)" (st->st_mode tells which kind). */
-int mnw_open_regular(const char *path, int flags, unsigned mode, struct stat *st, mnw_err *e);
+int mnw_open_regular(const char *path, int flags, unsigned mode, struct stat *st, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -35,6 +35,6 @@ void mnw_result_free(mnw_result *res);
  * are byte for byte the same. Returns the result (the caller's), or NULL
  * with e set when compression fails. */
 mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln *alns, uint64_t cells,
-                             mnw_buf text[MNW_NOUT], mnw_err *e);
+                             mnw_buf text[MNW_NOUT], mnw_err *e) MNW_MUST_CHECK;
 
 #endif

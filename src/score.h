@@ -44,7 +44,7 @@ static inline int64_t mnw_gapcost(const mnw_scoring *sc, int64_t len)
 }
 
 /* Validate ranges; returns 0, or -1 with e set. */
-int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e);
+int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e) MNW_MUST_CHECK;
 
 /* 1 if every DP value (and every candidate one step from it) of an m x n
  * alignment lies strictly inside the int16 range with room for the -inf

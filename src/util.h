@@ -26,6 +26,16 @@ int mnw_err_set(mnw_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 #define MNW_ALLOC __attribute__((returns_nonnull, warn_unused_result))
+/* On every function that reports a failure through an mnw_err (its return
+ * value says whether it did): the compiler refuses a call that drops it.
+ * Where a failure is already being handled and a second one has nothing to
+ * add (closing after an error), the call says so with MNW_IGNORE. */
+#define MNW_MUST_CHECK __attribute__((warn_unused_result))
+#define MNW_IGNORE(call)                                                      \
+    do {                                                                      \
+        if (call) { /* a failure during another one's cleanup: the first is reported */ \
+        }                                                                     \
+    } while (0)
 void *mnw_xmalloc_at(size_t n, const char *file, int line) MNW_ALLOC __attribute__((malloc));
 void *mnw_xcalloc_at(size_t n, size_t sz, const char *file, int line) MNW_ALLOC __attribute__((malloc));
 void *mnw_xrealloc_at(void *p, size_t n, const char *file, int line) MNW_ALLOC;

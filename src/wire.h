@@ -39,13 +39,13 @@ typedef struct {
 
 void mnw_wire_pack_job(const mnw_jobset *js, const mnw_seqset *s, mnw_buf *out);
 /* s must be freshly initialised (mnw_seqset_init). 0 or -1 with e set. */
-int mnw_wire_unpack_job(const void *p, size_t n, mnw_jobset *js, mnw_seqset *s, mnw_err *e);
+int mnw_wire_unpack_job(const void *p, size_t n, mnw_jobset *js, mnw_seqset *s, mnw_err *e) MNW_MUST_CHECK;
 
 /* Result message: header (k0, count, cells, length of each output), then
  * the output bytes back to back. */
 void mnw_wire_pack_result(const mnw_result *res, mnw_buf *out);
 /* NULL with e set if the message is malformed. */
-mnw_result *mnw_wire_unpack_result(const void *p, size_t n, mnw_err *e);
+mnw_result *mnw_wire_unpack_result(const void *p, size_t n, mnw_err *e) MNW_MUST_CHECK;
 
 /* A result's header: its range, cells, pairs by device and the length of
  * each output's bytes. Output through MPI-IO sends it alone (the SIZES
@@ -55,7 +55,7 @@ typedef struct {
 } mnw_wire_head;
 void mnw_wire_head_of(const mnw_result *res, mnw_wire_head *h);
 /* 0, or -1 with e set when n is not one header. */
-int mnw_wire_unpack_head(const void *p, size_t n, mnw_wire_head *h, mnw_err *e);
+int mnw_wire_unpack_head(const void *p, size_t n, mnw_wire_head *h, mnw_err *e) MNW_MUST_CHECK;
 
 /* Where a work list's bytes go (the PLACE message holds one or more). */
 typedef struct {
@@ -76,7 +76,7 @@ typedef struct {
 void mnw_wire_pack_written(const mnw_wire_written *w, mnw_buf *out);
 /* Reads the record at *pos of p[0..n) into w and moves *pos past it: 1; 0
  * at the end; -1 with e set when the record is cut short. */
-int mnw_wire_next_written(const void *p, size_t n, size_t *pos, mnw_wire_written *w, mnw_err *e);
+int mnw_wire_next_written(const void *p, size_t n, size_t *pos, mnw_wire_written *w, mnw_err *e) MNW_MUST_CHECK;
 void mnw_wire_written_free(mnw_wire_written *w);
 
 #endif

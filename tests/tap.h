@@ -21,5 +21,14 @@ static int t_failed_ = 0, t_count_ = 0;
         fflush(stdout);                                                       \
     } while (0)
 
+/* T_MUST(call, e): a setup call that must succeed for the checks after it
+ * to mean anything (it returns 0, or non-zero with the mnw_err e set): no
+ * line when it does, one failed check naming the call and e's message when
+ * it does not. */
+#define T_MUST(call, e)                                                       \
+    do {                                                                      \
+        if ((call) != 0) T_OK(0, "%s: %s", #call, (e).msg);                   \
+    } while (0)
+
 static inline int t_exit(void) { return t_failed_ ? 1 : 0; }
 #endif

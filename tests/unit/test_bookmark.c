@@ -71,10 +71,10 @@ static void sample(mnw_bookmark *b, uint64_t wm)
     b->sequences = 200;
     b->pairs = 19900;
     b->watermark = wm;
-    mnw_bookmark_set(b, "match", "2", &e);
-    mnw_bookmark_set(b, "identity", "mothur onegap countends", &e);
-    mnw_bookmark_output_sum(b, "pairs.tsv.gz", &big_sum, &e);
-    mnw_bookmark_output_sum(b, "dist.column.gz", &small_sum, &e);
+    T_MUST(mnw_bookmark_set(b, "match", "2", &e), e);
+    T_MUST(mnw_bookmark_set(b, "identity", "mothur onegap countends", &e), e);
+    T_MUST(mnw_bookmark_output_sum(b, "pairs.tsv.gz", &big_sum, &e), e);
+    T_MUST(mnw_bookmark_output_sum(b, "dist.column.gz", &small_sum, &e), e);
 }
 
 /* text + "end <crc>\n" into path (a bookmark that passes its checksum) */
@@ -357,7 +357,7 @@ static void test_writer(const char *top)
     unsetenv("MNW_TEST_SUM_BLOCK");
     char chunk[1000];
     for (int k = 0; k < 1000; k++) chunk[k] = (char)('a' + k % 26);
-    for (int k = 0; k < 50; k++) mnw_writer_append(&w, MNW_OUT_DIST, chunk, sizeof chunk, &e);
+    for (int k = 0; k < 50; k++) T_MUST(mnw_writer_append(&w, MNW_OUT_DIST, chunk, sizeof chunk, &e), e);
     T_OK(mnw_writer_sync(&w, &e) == 0 && mnw_writer_check(&w, &e) == 0, "after a sync, the files check");
     T_OK(w.sum[MNW_OUT_DIST].block == 4096 && w.sum[MNW_OUT_DIST].bytes == w.bytes[MNW_OUT_DIST],
          "MNW_TEST_SUM_BLOCK sets the first block size; the sums count every byte written");
@@ -368,8 +368,8 @@ static void test_writer(const char *top)
     T_OK(mnw_writer_check(&w, &e) != 0 && strstr(e.msg, dist) &&
              strstr(e.msg, "is 0 bytes, but this run wrote 50000: it was cut or written to by something else"),
          "a file cut to 0 bytes: %s", e.msg);
-    mnw_writer_append(&w, MNW_OUT_DIST, chunk, 10, &e);
-    mnw_writer_sync(&w, &e);
+    T_MUST(mnw_writer_append(&w, MNW_OUT_DIST, chunk, 10, &e), e);
+    T_MUST(mnw_writer_sync(&w, &e), e);
     T_OK(fsize(dist) == 10, "the next write after the cut lands at the new end: %lld bytes, no hole",
          (long long)fsize(dist));
     T_OK(mnw_writer_check(&w, &e) != 0 && strstr(e.msg, "is 10 bytes, but this run wrote 50010"), "still refused: %s",
@@ -393,9 +393,9 @@ static void test_writer(const char *top)
     T_OK(mnw_writer_open(&w, od, &sp, 6, 1, &e) == 0, "a new run's writer");
     unsetenv("MNW_TEST_SUM_BLOCK");
     enum { TOTAL = 10000 }; /* 10 MB: blocks of 4 KiB merge at 4 MiB and at 8 MiB */
-    for (int k = 0; k < TOTAL / 2; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e);
-    mnw_writer_append(&w, MNW_OUT_DIST, chunk, 100, &e);
-    mnw_writer_sync(&w, &e);
+    for (int k = 0; k < TOTAL / 2; k++) T_MUST(mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e), e);
+    T_MUST(mnw_writer_append(&w, MNW_OUT_DIST, chunk, 100, &e), e);
+    T_MUST(mnw_writer_sync(&w, &e), e);
     mnw_bookmark b;
     mnw_bookmark_init(&b);
     strcpy(b.input_hash, "0123456789abcdef0123456789abcdef");
@@ -405,12 +405,12 @@ static void test_writer(const char *top)
     uint64_t at_bm[MNW_NOUT] = {0};
     for (int o = 0; o < MNW_NOUT; o++)
         if (w.enabled[o]) {
-            mnw_bookmark_output_sum(&b, mnw_out_name[o], &w.sum[o], &e);
+            T_MUST(mnw_bookmark_output_sum(&b, mnw_out_name[o], &w.sum[o], &e), e);
             at_bm[o] = w.bytes[o];
         }
     T_OK(mnw_bookmark_write(od, &b, &e) == 0, "its bookmark (%llu bytes of pairs)", (unsigned long long)at_bm[0]);
-    for (int k = 0; k < 200; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, 999, &e); /* lost work */
-    mnw_writer_close(&w, &e);
+    for (int k = 0; k < 200; k++) T_MUST(mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, 999, &e), e); /* lost work */
+    T_MUST(mnw_writer_close(&w, &e), e);
     char bmpath[700];
     snprintf(bmpath, sizeof bmpath, "%s/%s", od, MNW_BOOKMARK_FILE);
     mnw_bookmark_free(&b);
@@ -420,8 +420,8 @@ static void test_writer(const char *top)
          "--resume's check: the outputs hold what the bookmark says");
     T_OK(mnw_writer_reopen(&w, od, &sp, bytes, &e) == 0 && fsize(pairs) == (off_t)at_bm[0],
          "the resumed writer cuts the bytes after the bookmark");
-    for (int k = TOTAL / 2; k < TOTAL; k++) mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e);
-    mnw_writer_close(&w, &e);
+    for (int k = TOTAL / 2; k < TOTAL; k++) T_MUST(mnw_writer_append(&w, MNW_OUT_PAIRS, chunk, sizeof chunk - (size_t)(k % 7), &e), e);
+    T_MUST(mnw_writer_close(&w, &e), e);
     size_t fl = (size_t)fsize(pairs);
     char *all = malloc(fl);
     slurp(pairs, all, fl);
@@ -479,7 +479,7 @@ static void test_writer(const char *top)
          "a FIFO in place of an output: %s", e.msg);
     T_OK(mnw_writer_reopen(&w, od, &sp, at_bm, &e) != 0 && strstr(e.msg, "is not a regular file (a FIFO)"),
          "the writer refuses it too: %s", e.msg);
-    mnw_writer_close(&w, NULL);
+    T_MUST(mnw_writer_close(&w, NULL), e);
     alarm(0);
     unlink(dist);
     mnw_bookmark_free(&b);
@@ -504,7 +504,7 @@ static void test_writer(const char *top)
              mnw_sum_crc(&w.sum[0]) == crc32(0L, (const Bytef *)all, (uInt)(fl - 5)) && fsize(pairs) == (off_t)(fl - 5),
          "the resumed writer's sums are those of the bytes kept (read once), the rest cut");
     free(all);
-    mnw_writer_close(&w, NULL);
+    T_MUST(mnw_writer_close(&w, NULL), e);
     mnw_bookmark_free(&b);
     unlink(bmpath);
     unlink(pairs);
@@ -568,7 +568,7 @@ int main(void)
     }
     T_OK(bad_ok == 0, "each of the %zu truncations is refused (%d read as valid)", n, bad_ok);
     spit(path, text, n / 2);
-    mnw_bookmark_read(path, &r, &e);
+    T_OK(mnw_bookmark_read(path, &r, &e) != 0, "half a bookmark is refused");
     T_OK(strstr(e.msg, path) != NULL, "the error names the file: %s", e.msg);
 
     /* any changed digit of the watermark: the checksum says so */

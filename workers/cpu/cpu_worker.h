@@ -29,7 +29,7 @@ typedef struct {
 void mnw_cpu_worker_init(mnw_cpu_worker *w, const mnw_job_spec *js);
 void mnw_cpu_worker_free(mnw_cpu_worker *w);
 /* Returns the result, or NULL with e set (compression failure). */
-mnw_result *mnw_cpu_worker_run(mnw_cpu_worker *w, mnw_range r, mnw_err *e);
+mnw_result *mnw_cpu_worker_run(mnw_cpu_worker *w, mnw_range r, mnw_err *e) MNW_MUST_CHECK;
 
 /* Matrices-only mode: computes the direction matrices of work list r and
  * submits them to tb in batches (blocking while tb's back-pressure limit is
@@ -57,6 +57,6 @@ mnw_result *mnw_cpu_worker_run(mnw_cpu_worker *w, mnw_range r, mnw_err *e);
  *      submitted is delivered before it returns; none after), then drain
  *      nld's done queue as usual. Do not hold nld's mutex across
  *      mnw_tb_stop (deliver takes it). */
-int mnw_cpu_worker_run_tb(mnw_cpu_worker *w, mnw_range r, mnw_tb *tb, mnw_err *e);
+int mnw_cpu_worker_run_tb(mnw_cpu_worker *w, mnw_range r, mnw_tb *tb, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -48,6 +48,6 @@ uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scori
  * mnw_tb_submit may block: back-pressure). Returns 0, or -1 with e set when
  * tb refuses (aborted); l is the tb's either way. */
 int mnw_wl_submit(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *sc, mnw_range r, mnw_tb *tb,
-                  mnw_tb_list *l, mnw_err *e);
+                  mnw_tb_list *l, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

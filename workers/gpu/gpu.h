@@ -95,7 +95,7 @@ int mnw_gpu_count(const char **why);
 
 /* Opens device dev (0 .. count-1): copies the sequences, allocates the
  * slots within o->mem_frac of free memory. NULL with e set on failure. */
-mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o, mnw_err *e);
+mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o, mnw_err *e) MNW_MUST_CHECK;
 void mnw_gpu_close(mnw_gpu *g);
 
 /* One line: "GPU 0: NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.2 GiB, bus 0000:18:00.0". */
@@ -120,10 +120,10 @@ int mnw_gpu_batch_count(const mnw_gpu_batch *b);
 int mnw_gpu_can_launch(const mnw_gpu *g);
 /* Enqueues the batch (copies in, kernels, copies out) on a free slot. 0, or
  * -1 with e set (a CUDA error). An empty batch completes at once. */
-int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e);
+int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e) MNW_MUST_CHECK;
 /* Advances launched batches. 1 with *done = a finished batch (its results
  * readable), 0 when none finished, -1 with e set on a CUDA error. */
-int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e);
+int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e) MNW_MUST_CHECK;
 /* Batches launched and not yet handed back by mnw_gpu_poll. */
 int mnw_gpu_inflight(const mnw_gpu *g);
 

@@ -79,7 +79,7 @@ typedef struct {
  * must be the workers' (js->sc says which bits, linear or affine, the
  * matrices hold). max_bytes: back-pressure (above). Returns NULL with e set
  * when the thread cannot be created. */
-mnw_tb *mnw_tb_start(const mnw_job_spec *js, size_t max_bytes, mnw_tb_deliver_fn deliver, void *ctx, mnw_err *e);
+mnw_tb *mnw_tb_start(const mnw_job_spec *js, size_t max_bytes, mnw_tb_deliver_fn deliver, void *ctx, mnw_err *e) MNW_MUST_CHECK;
 
 /* Drains: waits until every submitted pair is traced and every completed
  * list delivered, then joins the thread and frees everything; *final (if
@@ -120,7 +120,7 @@ size_t mnw_tb_batch_pairs(const mnw_tb_batch *b);
 /* Hands b over (it is the tb's from now on, also on failure); blocks while
  * the back-pressure limit says so. Returns 0, or -1 with e set after
  * mnw_tb_abort (b discarded). */
-int mnw_tb_submit(mnw_tb *tb, mnw_tb_batch *b, mnw_err *e);
+int mnw_tb_submit(mnw_tb *tb, mnw_tb_batch *b, mnw_err *e) MNW_MUST_CHECK;
 /* Gives back a batch that will not be submitted (e.g. a producer quitting). */
 void mnw_tb_batch_put(mnw_tb *tb, mnw_tb_batch *b);
 
