@@ -95,11 +95,15 @@ struct mnw_gpu {
     int inflight;
 };
 
-#define CK(call)                                                                                                       \
+/* CHECK_CUDA(err, dev, call): a CUDA call that failed sets the mnw_err
+ * `err` to "file:line: call: CUDA's message (GPU dev)" and returns -1 from
+ * the calling function. Every argument is named: nothing is taken from the
+ * caller's scope. */
+#define CHECK_CUDA(err, dev, call)                                                                                     \
     do {                                                                                                               \
         cudaError_t rc_ = (call);                                                                                      \
         if (rc_ != cudaSuccess) {                                                                                      \
-            mnw_err_set(e, "%s:%d: %s: %s (GPU %d)", __FILE__, __LINE__, #call, cudaGetErrorString(rc_), g->dev);      \
+            mnw_err_set((err), "%s:%d: %s: %s (GPU %d)", __FILE__, __LINE__, #call, cudaGetErrorString(rc_), (dev));    \
             return -1;                                                                                                 \
         }                                                                                                              \
     } while (0)
@@ -152,20 +156,20 @@ static void fixed_bytes(int maxp, uint64_t *o_idx, uint64_t *o_ends, uint64_t *o
 
 static int open_dev(mnw_gpu *g, mnw_err *e)
 {
-    CK(cudaSetDevice(g->dev));
+    CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
     cudaDeviceProp pr;
-    CK(cudaGetDeviceProperties(&pr, g->dev));
+    CHECK_CUDA(e, g->dev, cudaGetDeviceProperties(&pr, g->dev));
     snprintf(g->busid, sizeof g->busid, "%04x:%02x:%02x.0", pr.pciDomainID, pr.pciBusID, pr.pciDeviceID);
     g->sms = pr.multiProcessorCount;
     snprintf(g->desc, sizeof g->desc, "GPU %d: %s, sm_%d%d, %d SMs, %.1f GiB, bus %s", g->dev, pr.name, pr.major,
              pr.minor, pr.multiProcessorCount, (double)pr.totalGlobalMem / (1 << 30), g->busid);
     size_t total = g->seqs->off[g->seqs->n];
-    CK(cudaMalloc((void **)&g->d_codes, total + 16)); /* RScan reads up to 8 bytes past a sequence */
-    CK(cudaMemset(g->d_codes, 4, total + 16));
-    if (total) CK(cudaMemcpy(g->d_codes, g->seqs->codes, total, cudaMemcpyHostToDevice));
+    CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_codes, total + 16)); /* RScan reads up to 8 bytes past a sequence */
+    CHECK_CUDA(e, g->dev, cudaMemset(g->d_codes, 4, total + 16));
+    if (total) CHECK_CUDA(e, g->dev, cudaMemcpy(g->d_codes, g->seqs->codes, total, cudaMemcpyHostToDevice));
 
     size_t fr = 0, tot = 0;
-    CK(cudaMemGetInfo(&fr, &tot));
+    CHECK_CUDA(e, g->dev, cudaMemGetInfo(&fr, &tot));
     uint64_t o_idx, o_ends, o_hdr, o_var;
     fixed_bytes(g->o.max_pairs, &o_idx, &o_ends, &o_hdr, &o_var);
     uint64_t per = (uint64_t)((double)fr * g->o.mem_frac / 2) & ~(uint64_t)255;
@@ -183,13 +187,13 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         cudaError_t a = cudaMalloc((void **)&g->sl[0].arena, per);
         cudaError_t b = a == cudaSuccess ? cudaMalloc((void **)&g->sl[1].arena, per) : a;
         if (b == cudaSuccess) break;
-        if (a == cudaSuccess) CK(cudaFree(g->sl[0].arena));
+        if (a == cudaSuccess) CHECK_CUDA(e, g->dev, cudaFree(g->sl[0].arena));
         g->sl[0].arena = g->sl[1].arena = NULL;
-        CK(b == cudaErrorMemoryAllocation ? cudaSuccess : b);
+        CHECK_CUDA(e, g->dev, b == cudaErrorMemoryAllocation ? cudaSuccess : b);
         (void)cudaGetLastError(); /* clear the allocation error: it is not sticky */
         per = (per / 2) & ~(uint64_t)255;
         if (per < o_var + ((uint64_t)64 << 20)) {
-            CK(cudaMemGetInfo(&fr, &tot));
+            CHECK_CUDA(e, g->dev, cudaMemGetInfo(&fr, &tot));
             mnw_err_set(e, "GPU %d: %.0f MiB free now (another process took the rest), too little for two batches",
                         g->dev, (double)fr / (1 << 20));
             return -1;
@@ -202,9 +206,9 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
     }
     for (int s = 0; s < 2; s++) {
         slot *sl = &g->sl[s];
-        CK(cudaStreamCreateWithFlags(&sl->st, cudaStreamNonBlocking));
-        CK(cudaEventCreateWithFlags(&sl->ev_hdr, cudaEventDisableTiming));
-        CK(cudaEventCreateWithFlags(&sl->ev_done, cudaEventDisableTiming));
+        CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&sl->st, cudaStreamNonBlocking));
+        CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&sl->ev_hdr, cudaEventDisableTiming));
+        CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&sl->ev_done, cudaEventDisableTiming));
         sl->d_pairs = (mnw_gpu_kpair *)sl->arena;
         sl->d_idx = (uint32_t *)(sl->arena + o_idx);
         sl->d_ends = (mnw_gpu_kend *)(sl->arena + o_ends);
@@ -219,13 +223,13 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
         int cap = g->o.max_pairs;
         b->g = g;
         b->cap = cap;
-        CK(cudaMallocHost((void **)&b->h_pairs, (size_t)cap * sizeof *b->h_pairs));
-        CK(cudaMallocHost((void **)&b->h_ends, (size_t)cap * sizeof *b->h_ends));
-        CK(cudaMallocHost((void **)&b->h_idx, 2 * (size_t)cap * sizeof *b->h_idx));
-        CK(cudaMallocHost((void **)&b->h_hdr, (1 + 2 * (size_t)cap) * sizeof *b->h_hdr));
+        CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&b->h_pairs, (size_t)cap * sizeof *b->h_pairs));
+        CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&b->h_ends, (size_t)cap * sizeof *b->h_ends));
+        CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&b->h_idx, 2 * (size_t)cap * sizeof *b->h_idx));
+        CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&b->h_hdr, (1 + 2 * (size_t)cap) * sizeof *b->h_hdr));
         if (!g->o.traceback_device) { /* (score-only runs set traceback_device) */
             b->h_var_cap = g->o.host_bytes < g->sl[0].var_cap ? g->o.host_bytes : g->sl[0].var_cap;
-            CK(cudaMallocHost((void **)&b->h_var, b->h_var_cap));
+            CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&b->h_var, b->h_var_cap));
         }
         b->pi = (uint32_t *)mnw_xmalloc((size_t)cap * sizeof *b->pi);
         b->pj = (uint32_t *)mnw_xmalloc((size_t)cap * sizeof *b->pj);
@@ -432,7 +436,7 @@ static int calib_once(mnw_gpu *g, int kind, int L, const uint32_t *ids, int nids
         int rc = mnw_gpu_poll(g, &done, e);
         if (rc < 0) return -1;
         if (rc == 1) break;
-        for (int k = 0; k < 2; k++) CK(cudaStreamSynchronize(g->sl[k].st));
+        for (int k = 0; k < 2; k++) CHECK_CUDA(e, g->dev, cudaStreamSynchronize(g->sl[k].st));
     }
     *spc = (now_s() - t0) / cells;
     mnw_gpu_batch_put(done);
@@ -491,7 +495,7 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
 {
     slot *sl = !g->sl[0].b ? &g->sl[0] : !g->sl[1].b ? &g->sl[1] : NULL;
     if (!sl) return mnw_err_set(e, "GPU %d: no free slot (mnw_gpu_can_launch first)", g->dev);
-    CK(cudaSetDevice(g->dev));
+    CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
     b->state = B_LAUNCHED;
     sl->b = b;
     if (g->inflight++ == 0) g->busy_since = now_s();
@@ -534,29 +538,29 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
                 cnt[k]++;
             }
         const int nidx = k0[MNW_GPU_K_N - 1] + 2 * b->kn[MNW_GPU_K_N - 1];
-        CK(cudaMemcpyAsync(sl->d_pairs, b->h_pairs, (size_t)np * sizeof *b->h_pairs, cudaMemcpyHostToDevice, sl->st));
-        CK(cudaMemcpyAsync(sl->d_idx, b->h_idx, (size_t)nidx * sizeof *b->h_idx, cudaMemcpyHostToDevice, sl->st));
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(sl->d_pairs, b->h_pairs, (size_t)np * sizeof *b->h_pairs, cudaMemcpyHostToDevice, sl->st));
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(sl->d_idx, b->h_idx, (size_t)nidx * sizeof *b->h_idx, cudaMemcpyHostToDevice, sl->st));
         for (int k = 0; k < MNW_GPU_K_N; k++) {
             mnw_gpu_run_matrix(sl->st, k, !g->o.score_only, sl->d_pairs, sl->d_idx + k0[k], cnt[k], g->d_codes, &g->ks,
                                sl->d_var, sl->d_ends);
-            CK(cudaGetLastError());
+            CHECK_CUDA(e, g->dev, cudaGetLastError());
         }
-        CK(cudaMemcpyAsync(b->h_ends, sl->d_ends, (size_t)np * sizeof *b->h_ends, cudaMemcpyDeviceToHost, sl->st));
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(b->h_ends, sl->d_ends, (size_t)np * sizeof *b->h_ends, cudaMemcpyDeviceToHost, sl->st));
         if (!g->o.score_only && g->o.traceback_device) {
-            CK(cudaMemsetAsync(sl->d_hdr, 0, sizeof(uint32_t), sl->st));
+            CHECK_CUDA(e, g->dev, cudaMemsetAsync(sl->d_hdr, 0, sizeof(uint32_t), sl->st));
             mnw_gpu_run_trace(sl->st, sl->d_pairs, np, g->d_codes, g->ks.affine, sl->d_var, sl->d_ends,
                               (uint32_t *)(sl->d_var + b->var_used), sl->d_hdr, g->o.figures ? &g->o.eqt : NULL);
-            CK(cudaGetLastError());
-            CK(cudaMemcpyAsync(b->h_hdr, sl->d_hdr, (1 + 2 * (size_t)np) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+            CHECK_CUDA(e, g->dev, cudaGetLastError());
+            CHECK_CUDA(e, g->dev, cudaMemcpyAsync(b->h_hdr, sl->d_hdr, (1 + 2 * (size_t)np) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                                sl->st));
-            CK(cudaEventRecord(sl->ev_hdr, sl->st));
+            CHECK_CUDA(e, g->dev, cudaEventRecord(sl->ev_hdr, sl->st));
             sl->phase = 1;
             return 0;
         }
         if (!g->o.score_only) /* host trace-back: the direction words */
-            CK(cudaMemcpyAsync(b->h_var, sl->d_var, b->var_used, cudaMemcpyDeviceToHost, sl->st));
+            CHECK_CUDA(e, g->dev, cudaMemcpyAsync(b->h_var, sl->d_var, b->var_used, cudaMemcpyDeviceToHost, sl->st));
     }
-    CK(cudaEventRecord(sl->ev_done, sl->st));
+    CHECK_CUDA(e, g->dev, cudaEventRecord(sl->ev_done, sl->st));
     sl->phase = 2;
     return 0;
 }
@@ -566,14 +570,14 @@ static int fired(mnw_gpu *g, cudaEvent_t ev, mnw_err *e)
 {
     cudaError_t rc = cudaEventQuery(ev);
     if (rc == cudaErrorNotReady) return 0;
-    CK(rc);
+    CHECK_CUDA(e, g->dev, rc);
     return 1;
 }
 
 extern "C" int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e)
 {
     *done = NULL;
-    CK(cudaSetDevice(g->dev));
+    CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
     for (int s = 0; s < 2; s++) {
         slot *sl = &g->sl[s];
         mnw_gpu_batch *b = sl->b;
@@ -584,16 +588,16 @@ extern "C" int mnw_gpu_poll(mnw_gpu *g, mnw_gpu_batch **done, mnw_err *e)
             if (!f) continue;
             size_t total = b->h_hdr[0];
             if (total > b->packed_cap) {
-                if (b->h_packed) CK(cudaFreeHost(b->h_packed));
+                if (b->h_packed) CHECK_CUDA(e, g->dev, cudaFreeHost(b->h_packed));
                 b->h_packed = NULL;
                 size_t cap = total + total / 4 + 4096;
-                CK(cudaMallocHost((void **)&b->h_packed, cap * sizeof(uint32_t)));
+                CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&b->h_packed, cap * sizeof(uint32_t)));
                 b->packed_cap = cap;
             }
             if (total)
-                CK(cudaMemcpyAsync(b->h_packed, sl->d_var + b->var_used, total * sizeof(uint32_t),
+                CHECK_CUDA(e, g->dev, cudaMemcpyAsync(b->h_packed, sl->d_var + b->var_used, total * sizeof(uint32_t),
                                    cudaMemcpyDeviceToHost, sl->st));
-            CK(cudaEventRecord(sl->ev_done, sl->st));
+            CHECK_CUDA(e, g->dev, cudaEventRecord(sl->ev_done, sl->st));
             sl->phase = 2;
         }
         if (sl->phase == 2) {
