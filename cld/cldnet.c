@@ -67,15 +67,21 @@ static void send_ctl(int to, int tag, const void *p, int len)
     CHECK_MPI(MPI_Send(p, len, MPI_BYTE, to, tag, MPI_COMM_WORLD));
 }
 
+/* A list's pairs, by device, and cells to rank src's share (progress). */
+static void count_pairs(mnw_cldnet_peer *p, uint64_t count, const uint64_t dev_pairs[MNW_RESULT_DEVS], uint64_t cells)
+{
+    p->pairs += count;
+    for (int d = 0; d < MNW_RESULT_DEVS; d++) p->dev_pairs[d] += dev_pairs[d];
+    p->cells += cells;
+}
+
 /* Counts res for rank src and hands it to the dispatcher (which takes it). */
 static int accept_from(mnw_cldnet *n, int src, mnw_result *res, size_t bytes, mnw_err *e)
 {
     mnw_cldnet_peer *p = &n->peer[src];
     p->lists++;
     p->lists_out--;
-    p->pairs += res->r.count;
-    for (int d = 0; d < MNW_RESULT_DEVS; d++) p->dev_pairs[d] += res->dev_pairs[d];
-    p->cells += res->cells;
+    count_pairs(p, res->r.count, res->dev_pairs, res->cells);
     p->bytes += bytes;
     return mnw_cld_accept(n->cld, res, e);
 }
@@ -94,10 +100,7 @@ static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
 /* Output through MPI-IO: a list's sizes from rank src (its header). */
 static int sized_from(mnw_cldnet *n, int src, const mnw_wire_head *h, mnw_err *e)
 {
-    mnw_cldnet_peer *p = &n->peer[src];
-    p->pairs += h->count;
-    for (int d = 0; d < MNW_RESULT_DEVS; d++) p->dev_pairs[d] += h->dev_pairs[d];
-    p->cells += h->cells;
+    count_pairs(&n->peer[src], h->count, h->dev_pairs, h->cells);
     return mnw_cld_sized(n->cld, h, src, e);
 }
 
