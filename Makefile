@@ -52,7 +52,7 @@ NVCC    := $(if $(nocuda),,$(shell command -v nvcc 2>/dev/null || ls /usr/local/
 MPICC   := $(shell command -v mpicc 2>/dev/null)
 HWLOC   := $(shell command -v pkg-config >/dev/null && pkg-config --exists hwloc && echo yes)
 ZLIB    := $(shell command -v pkg-config >/dev/null && pkg-config --exists zlib && echo yes)
-# libdeflate (gzip output; src/gzmember.c), linked statically so that the
+# libdeflate (gzip output; lib/gzmember.c), linked statically so that the
 # nodes a run reaches need nothing more than mnw's other libraries.
 # LIBDEFLATE_DIR: a prefix with include/libdeflate.h and lib/libdeflate.a
 # instead of the system's (e.g. a libdeflate-dev .deb unpacked with dpkg -x
@@ -83,7 +83,7 @@ MPI_LIBS   := $(if $(MPICC),$(shell $(MPICC) --showme:link))
 HWLOC_CFLAGS := $(if $(HWLOC),$(shell pkg-config --cflags hwloc))
 HWLOC_LIBS   := $(if $(HWLOC),$(shell pkg-config --libs hwloc))
 
-CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu \
+CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -I. \
            $(MPI_CFLAGS) $(HWLOC_CFLAGS) $(DEFLATE_CFLAGS)
 LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) $(DEFLATE_LIBS) -lz -lm -pthread $(SAN)
 ifneq ($(NVCC),)
@@ -104,13 +104,13 @@ NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0
 NVCC_CCBIN := $(if $(filter 11.%,$(NVCC_VERSION)),$(if $(shell command -v g++-11 2>/dev/null),-ccbin g++-11))
 GPU_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVFLAGS := $(NVCC_CCBIN) -O3 -std=c++17 --threads 0 $(GPU_ARCH) -Xcompiler -Wall,-Wextra,-pthread,-fno-threadsafe-statics,-fno-exceptions -D_GNU_SOURCE -MMD -MP \
-           -Isrc -Iworkers/tb -Iworkers/gpu $(NVFLAGS_EXTRA)
+           -I. $(NVFLAGS_EXTRA)
 LDLIBS  += $(if $(CUDA_LIBDIR),-L$(dir $(CUDA_LIBDIR))) -lcudart_static -ldl -lrt
 endif
 
 B ?= build
 BIN ?= bin
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c cld/*.c nld/*.c workers/cpu/*.c workers/tb/*.c))
+LIB_SRC := $(filter-out src/main.c,$(wildcard lib/*.c src/*.c cld/*.c nld/*.c workers/cpu/*.c workers/tb/*.c))
 ifneq ($(NVCC),)
 GPU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard workers/gpu/*.cu)) $(B)/workers/gpu/gpu_opts.o
 else
@@ -158,12 +158,12 @@ $(BIN)/mnw: $(B)/src/main.o $(B)/libmnw.a
 
 $(B)/tests/%: tests/unit/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
 
 # test tools (run by tests/sh scripts, not tests themselves)
 $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
 
 TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
 # every bench program this machine can build (rules below); test-build
@@ -174,10 +174,10 @@ BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/bench_fwdcount $(B)/bench/clockprob
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
 $(B)/tests-gpu/%: tests/gpu/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a $(LDLIBS)
 
 # The GPU code on the host (tests/emu/README.md): gpu_dev.cu and the kernels
-# of gpu_kernels.cuh compiled by g++ against an emulated CUDA runtime, warps
+# of gpu_kernels_int.cuh compiled by g++ against an emulated CUDA runtime, warps
 # run lane by lane; tests/gpu/test_gpu.c on it is part of `make test`, so CI
 # (no GPU) checks the kernels' results against the CPU's. In the sanitizer
 # builds the host side (gpu_dev.cu, the emulated runtime, the GPU dispatcher
@@ -187,7 +187,7 @@ $(B)/tests-gpu/%: tests/gpu/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 # (compute-sanitizer checks the kernels on a real GPU).
 CXX ?= g++
 EMU_FLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -Wno-unknown-pragmas -fno-exceptions -fno-rtti -D_GNU_SOURCE -MMD -MP \
-             -Itests/emu -Isrc -Iworkers/tb -Iworkers/gpu
+             -I. -Itests/emu
 EMU_OBJ := $(B)/emu/gpu_dev.o $(B)/emu/emu_kernels.o $(B)/emu/emu_runtime.o $(B)/workers/gpu/gpu_opts.o
 $(B)/emu/gpu_dev.o: workers/gpu/gpu_dev.cu
 	@mkdir -p $(dir $@)
@@ -200,7 +200,7 @@ $(B)/emu/emu_kernels.o: tests/emu/emu_kernels.cpp
 	$(CXX) $(EMU_FLAGS) -c $< -o $@
 $(B)/emu/test_gpu.o: tests/gpu/test_gpu.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DMNW_GPU_EMU -Itests -Itests/ref -c $< -o $@
+	$(CC) $(CFLAGS) -DMNW_GPU_EMU -c $< -o $@
 $(B)/tests/test_gpu_emu: $(B)/emu/test_gpu.o $(TEST_LIB_OBJ) $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
@@ -251,14 +251,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := fasta config bookmark
 FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-              -D_GNU_SOURCE -Isrc -Icld -Inld -Iworkers/cpu -Iworkers/tb -Iworkers/gpu $(DEFLATE_CFLAGS)
-FUZZ_SRC_fasta := src/fasta.c src/seq.c src/util.c
-FUZZ_SRC_config := src/config.c src/opts.c src/shard.c src/outsel.c src/identity.c src/aln.c src/score.c src/buf.c src/fmtnum.c src/util.c workers/gpu/gpu_opts.c
-FUZZ_SRC_bookmark := cld/bookmark.c src/outsel.c src/regfile.c src/afile.c src/buf.c src/fmtnum.c src/seq.c src/util.c
+              -D_GNU_SOURCE -I. $(DEFLATE_CFLAGS)
+FUZZ_SRC_fasta := lib/fasta.c lib/seq.c lib/util.c
+FUZZ_SRC_config := src/config.c src/opts.c lib/shard.c lib/outsel.c lib/identity.c lib/aln.c lib/score.c lib/buf.c lib/fmtnum.c lib/util.c workers/gpu/gpu_opts.c
+FUZZ_SRC_bookmark := cld/bookmark.c lib/sum.c lib/outsel.c lib/regfile.c lib/afile.c lib/buf.c lib/fmtnum.c lib/seq.c lib/util.c
 define FUZZ_RULE
 build-fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_util.h $$(FUZZ_SRC_$(1))
 	@mkdir -p build-fuzz
-	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itests/fuzz -o $$@ $$(filter %.c,$$^) $$(DEFLATE_LIBS) -lz -lm
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) -o $$@ $$(filter %.c,$$^) $$(DEFLATE_LIBS) -lz -lm
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_RULE,$(t))))
 fuzz:
@@ -273,7 +273,7 @@ fuzz-run: fuzz
 # does test-build); tests/sh/t_bench.sh checks them and runs bench_cpu.
 $(B)/bench/bench_cpu: bench/bench_cpu.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/ref -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(B)/libmnw.a -lparasail $(LDLIBS)
 
 # issue 20's forward-count prototype beside mnw's counts mode (its kernel is
 # compiled for AVX-512BW by a target pragma, as nw_avx512.o is by -mavx512bw)
@@ -295,7 +295,7 @@ $(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/bench/rodinia_nw.o $(B)/libmnw.a
 
 $(B)/bench/bench_finish: bench/bench_finish.c bench/finish_base.c bench/finish_base.h $(B)/libmnw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Ibench -o $@ bench/bench_finish.c bench/finish_base.c $(B)/libmnw.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ bench/bench_finish.c bench/finish_base.c $(B)/libmnw.a $(LDLIBS)
 
 bench-build: $(BENCH_BIN)
 

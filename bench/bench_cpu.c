@@ -33,11 +33,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fasta.h"
-#include "nw_cpu.h"
-#include "pairs.h"
-#include "ref_nw.h"
-#include "worklist.h"
+#include "lib/fasta.h"
+#include "workers/cpu/nw_cpu.h"
+#include "lib/pairs.h"
+#include "tests/ref/ref_nw.h"
+#include "workers/cpu/worklist.h"
 
 static double now(void)
 {

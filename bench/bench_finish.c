@@ -36,13 +36,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "fasta.h"
-#include "finish_base.h"
-#include "nw_cpu.h"
-#include "opts.h"
-#include "pairs.h"
-#include "result.h"
-#include "util.h"
+#include "lib/fasta.h"
+#include "bench/finish_base.h"
+#include "workers/cpu/nw_cpu.h"
+#include "src/opts.h"
+#include "lib/pairs.h"
+#include "lib/result.h"
+#include "lib/util.h"
 
 typedef struct {
     const mnw_job_spec *js;

@@ -3,7 +3,7 @@
  * an alignment's figures forward through the DP along the path the tie rule
  * chooses, with no direction matrix. A prototype of that kernel (AVX-512BW,
  * 32 lanes of int16, one query against up to 32 targets, the layout of
- * workers/cpu/nw_simd.h, linear gaps, no free end gaps: the default scoring)
+ * workers/cpu/nw_simd_int.h, linear gaps, no free end gaps: the default scoring)
  * timed in the same run, on the same lane groups, beside mnw's own kernel.
  *
  * Usage: bench_fwdcount FASTA [--pairs N] [--reps N]
@@ -13,10 +13,11 @@
  *
  * Rows (single thread; each runs the same lane groups: per query row i, the
  * targets j < i sorted by length, 32 per group, as mnw_wl_align does):
- *   counts   mnw_nw_avx512_16 with ws->figs set: DP with direction bits, then
- *            the walk counts each lane's figures (mnw's counts mode); the
- *            baseline of the ratios
- *   dirs     mnw_nw_avx512_16_dirs: the same DP and bits, no walk
+ *   counts   mnw_cpu_align in counts mode (mnw_cpu_ws_figures) on the
+ *            AVX-512BW 16-bit kernel (MNW_SIMD=avx512, set here): DP with
+ *            direction bits, then the walk counts each lane's figures (mnw's
+ *            counts mode); the baseline of the ratios
+ *   dirs     mnw_cpu_plan + mnw_cpu_dirs: the same DP and bits, no walk
  *   fwd-full the prototype carrying pairs, matches, eq, gap opens, the
  *            current gap run and the leading gap per cell (6 int16 counts)
  *   fwd-lean the prototype carrying pairs, gap opens, the current gap run and
@@ -50,12 +51,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fasta.h"
-#include "identity.h"
-#include "nw_cpu.h"
-#include "nw_kernel.h"
-#include "pairs.h"
-#include "util.h"
+#include "lib/fasta.h"
+#include "lib/identity.h"
+#include "workers/cpu/nw_cpu.h"
+#include "lib/pairs.h"
+#include "lib/util.h"
 
 static double now(void)
 {
@@ -120,6 +120,15 @@ typedef struct {
     size_t bytes;
 } fwd_ws;
 
+/* Grows a 64-byte aligned buffer to at least need bytes (contents lost). */
+static void reserve(void **buf, size_t *have, size_t need)
+{
+    if (*have >= need) return;
+    free(*buf);
+    *have = (need + 63) & ~(size_t)63;
+    *buf = mnw_xaligned(64, *have);
+}
+
 /* Per lane l < count at (m, n[l]): score and the carried counts */
 typedef struct {
     int32_t h;
@@ -144,7 +153,7 @@ static inline __attribute__((always_inline)) void fwd_kernel(const int mode, fwd
     const int nx = mode == M_FULL ? 2 : mode == M_LEANZ ? 1 : 0; /* extra counts and profiles */
     const int nc = mode == M_FLOOR ? 0 : 4 + nx;                 /* count rows */
     size_t need = ((size_t)(1 + nc) + (size_t)nslot * (1 + (size_t)nx)) * W * sizeof(V);
-    mnw_ws_reserve(&ws->buf, &ws->bytes, need);
+    reserve(&ws->buf, &ws->bytes, need);
     V *hrow = (V *)ws->buf;
     V *prow = hrow + W, *grow = prow + W, *rrow = grow + W, *frow = rrow + W, *x1row = frow + W, *x2row = x1row + W;
     V *prof = hrow + (size_t)(1 + nc) * W; /* substitution, then x1, then x2 profiles: nslot rows each */
@@ -469,11 +478,10 @@ static mnw_eqtab EQT;
 /* One group through mnw's counts mode and both prototypes; returns the
  * lanes whose figures or score differ (printing the first few). */
 static long bad_printed;
-static long check_group(struct mnw_cpu_ws *ws, fwd_ws *fw, const group *gr, mnw_aln *alns, const char *label)
+static long check_group(mnw_cpu_ws *ws, fwd_ws *fw, const group *gr, mnw_aln *alns, const char *label)
 {
     fwd_end ef[LANES], el[LANES];
-    ws->figs = &EQT;
-    mnw_nw_avx512_16(ws, &SC, gr->q, gr->m, gr->t, gr->n, gr->count, alns);
+    mnw_cpu_align(ws, &SC, gr->q, gr->m, gr->t, gr->n, gr->count, alns);
     fwd_full(fw, &SC, &EQT, gr->q, gr->m, gr->t, gr->n, gr->count, ef);
     fn_of(gr->lean_mode)(fw, &SC, &EQT, gr->q, gr->m, gr->t, gr->n, gr->count, el);
     long bad = 0;
@@ -498,7 +506,7 @@ static long check_group(struct mnw_cpu_ws *ws, fwd_ws *fw, const group *gr, mnw_
 
 /* ---- edge pairs: each alone, then all of them against one query as a
  * group of mixed lengths ---- */
-static long check_edges(struct mnw_cpu_ws *ws, fwd_ws *fw, mnw_aln *alns, long *npairs_out)
+static long check_edges(mnw_cpu_ws *ws, fwd_ws *fw, mnw_aln *alns, long *npairs_out)
 {
     const uint8_t *s0 = mnw_seq_codes(&S, 0), *s1 = mnw_seq_codes(&S, 1);
     int n0 = (int)mnw_seq_len(&S, 0), n1 = (int)mnw_seq_len(&S, 1);
@@ -590,6 +598,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_fwdcount: this CPU lacks AVX-512BW (the prototype is AVX-512BW only)\n");
         return 2;
     }
+    setenv("MNW_SIMD", "avx512", 1); /* mnw's kernel on the same instruction set (read on the first call) */
+    if (!mnw_cpu_isa() || strcmp(mnw_cpu_isa(), "avx512") != 0) {
+        fprintf(stderr, "bench_fwdcount: mnw's kernel runs %s, not avx512\n", mnw_cpu_isa() ? mnw_cpu_isa() : "nothing");
+        return 2;
+    }
     /* the property the prototype relies on (see the top) */
     int smin = SC.mismatch < 0 ? SC.mismatch : 0;
     if (mnw_scoring_affine(&SC) || SC.free_ends || !(smin > -2 * SC.gap_open)) {
@@ -611,7 +624,7 @@ int main(int argc, char **argv)
             }
         if (f) fclose(f);
     }
-    gethostname(host, sizeof host);
+    mnw_hostname(host, sizeof host, 0);
     time_t tt = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&tt));
     printf("forward-count prototype against mnw's counts mode (bench/bench_fwdcount.c), one thread\n");
@@ -667,7 +680,10 @@ int main(int argc, char **argv)
     printf("fwd-lean:  %d groups without ambiguity codes (4 counts), %d with (4 + 1 packed), %d fell back to fwd-full\n",
            nmode[M_LEAN], nmode[M_LEANZ], nmode[M_FULL]);
 
-    struct mnw_cpu_ws *ws = mnw_cpu_ws_new();
+    mnw_cpu_ws *ws = mnw_cpu_ws_new();
+    mnw_cpu_ws_figures(ws, &EQT); /* the dirs row ignores it */
+    void *dir = NULL;             /* the dirs row's direction bits */
+    size_t dir_bytes = 0;
     fwd_ws fw = {0};
     mnw_aln alns[LANES];
     for (int l = 0; l < LANES; l++) mnw_aln_init(&alns[l]);
@@ -703,8 +719,7 @@ int main(int argc, char **argv)
     long tbad = 0;
     /* warm-up: a few groups of each */
     for (size_t x = 0; x < ng && x < 8; x++) {
-        ws->figs = &EQT;
-        mnw_nw_avx512_16(ws, &SC, G[x].q, G[x].m, G[x].t, G[x].n, G[x].count, alns);
+        mnw_cpu_align(ws, &SC, G[x].q, G[x].m, G[x].t, G[x].n, G[x].count, alns);
         fwd_floor(&fw, &SC, &EQT, G[x].q, G[x].m, G[x].t, G[x].n, G[x].count, fe);
     }
     for (int rep = 1; rep <= reps; rep++) {
@@ -715,14 +730,17 @@ int main(int argc, char **argv)
             for (size_t x = 0; x < ng; x++) {
                 const group *gr = &G[x];
                 if (r == R_COUNTS) {
-                    ws->figs = &EQT;
-                    mnw_nw_avx512_16(ws, &SC, gr->q, gr->m, gr->t, gr->n, gr->count, alns);
+                    mnw_cpu_align(ws, &SC, gr->q, gr->m, gr->t, gr->n, gr->count, alns);
                     for (int l = 0; l < gr->count; l++) rb += !fig_eq(&alns[l].fig, &ref[gr->k[l]]);
                 } else if (r == R_DIRS) {
-                    int maxn = 0;
-                    for (int l = 0; l < gr->count; l++) maxn = gr->n[l] > maxn ? gr->n[l] : maxn;
-                    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, mnw_nw_dir_bytes(8, gr->m, maxn, 0));
-                    mnw_nw_avx512_16_dirs(ws, &SC, gr->q, gr->m, gr->t, gr->n, gr->count, ws->dir, ends);
+                    mnw_cpu_group g;
+                    mnw_cpu_plan(&SC, gr->m, gr->n, gr->count, &g);
+                    if (g.count != gr->count) {
+                        fprintf(stderr, "bench_fwdcount: a lane group of %d split in %d\n", gr->count, g.count);
+                        exit(2);
+                    }
+                    reserve(&dir, &dir_bytes, g.dir_bytes);
+                    mnw_cpu_dirs(ws, &g, &SC, gr->q, gr->m, gr->t, gr->n, dir, ends);
                     for (int l = 0; l < gr->count; l++) rb += ends[l].score != refs[gr->k[l]];
                 } else {
                     int mode = r == R_FULL ? M_FULL : r == R_LEAN ? gr->lean_mode : M_FLOOR;
@@ -757,6 +775,7 @@ int main(int argc, char **argv)
 
     for (int l = 0; l < LANES; l++) mnw_aln_free(&alns[l]);
     mnw_cpu_ws_free(ws);
+    free(dir);
     free(fw.buf);
     free(ref);
     free(refs);

@@ -37,11 +37,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "fasta.h"
-#include "gpu.h"
-#include "json.h"
-#include "nw_cpu.h"
-#include "pairs.h"
+#include "lib/fasta.h"
+#include "workers/gpu/gpu.h"
+#include "lib/json.h"
+#include "workers/cpu/nw_cpu.h"
+#include "lib/pairs.h"
 
 /* bench/rodinia_nw.cu (not in the emulated build, MNW_GPU_EMU) */
 typedef struct rnw rnw;

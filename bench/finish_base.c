@@ -1,17 +1,17 @@
 /* finish_base.c - see finish_base.h. A frozen copy of the production path
- * of 2026-11-25 (src/output.c, src/buf.c's mnw_gzip_member, and what they
+ * of 2026-11-25 (lib/output.c, lib/buf.c's mnw_gzip_member, and what they
  * called that has changed since: mnw_identity, mnw_aln_stats and the integer
  * writers, copied below); do not improve it: it is the baseline. */
-#include "finish_base.h"
+#include "bench/finish_base.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "seq.h"
+#include "lib/seq.h"
 
-/* ---- src/identity.c's mnw_identity, src/aln.c's mnw_aln_stats and
- * src/buf.c's integer writers as of 2026-11-25 (since then one branch-free
+/* ---- lib/identity.c's mnw_identity, lib/aln.c's mnw_aln_stats and
+ * lib/buf.c's integer writers as of 2026-11-25 (since then one branch-free
  * pass and fmtnum.h) ---- */
 
 /* How each tool decides that an aligned column (two residues, no gap) is a
@@ -212,7 +212,7 @@ static void fb_put_i64(mnw_buf *b, int64_t v)
     }
 }
 
-/* ---- src/output.c and src/buf.c as of 2026-11-25 ---- */
+/* ---- lib/output.c and lib/buf.c as of 2026-11-25 ---- */
 
 static void fb_put_double(mnw_buf *b, const char *fmt, double v)
 {

@@ -1,9 +1,9 @@
 /* cld.c - see cld.h. */
-#include "cld.h"
+#include "cld/cld.h"
 
 #include <stdlib.h>
 
-#include "log.h"
+#include "lib/log.h"
 
 void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw_writer *w)
 {

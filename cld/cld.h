@@ -21,11 +21,11 @@
 #ifndef MNW_CLD_H
 #define MNW_CLD_H
 
-#include "bookmark.h"
-#include "place.h"
-#include "result.h"
-#include "wire.h"
-#include "writer.h"
+#include "cld/bookmark.h"
+#include "cld/place.h"
+#include "lib/result.h"
+#include "lib/wire.h"
+#include "cld/writer.h"
 
 typedef struct {
     uint64_t npairs, wl, window;

@@ -1,14 +1,14 @@
 /* cldnet.c - see cldnet.h. */
-#include "cldnet.h"
+#include "cld/cldnet.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "log.h"
-#include "mpiw.h"
-#include "sig.h"
-#include "wire.h"
+#include "lib/log.h"
+#include "lib/mpiw.h"
+#include "lib/sig.h"
+#include "lib/wire.h"
 
 void mnw_cldnet_init(mnw_cldnet *n, mnw_cld *cld, int size, const mnw_cldnet_peer *peers, double timeout,
                      double grace)

@@ -25,10 +25,10 @@
 
 #include <mpi.h>
 
-#include "buf.h"
-#include "cld.h"
-#include "nld.h"
-#include "nldout.h"
+#include "lib/buf.h"
+#include "cld/cld.h"
+#include "nld/nld.h"
+#include "nld/nldout.h"
 
 typedef struct {
     char host[64];

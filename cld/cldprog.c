@@ -1,11 +1,11 @@
 /* cldprog.c - see cldprog.h. */
-#include "cldprog.h"
+#include "cld/cldprog.h"
 
 #include <limits.h>
 #include <stdlib.h>
 
-#include "log.h"
-#include "slurm.h"
+#include "lib/log.h"
+#include "lib/slurm.h"
 
 /* jobs = the last run's list (old) with job appended unless it is already
  * the last entry; the oldest entries go ("...," first) when it would not

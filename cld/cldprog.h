@@ -10,8 +10,8 @@
 #ifndef MNW_CLDPROG_H
 #define MNW_CLDPROG_H
 
-#include "cldnet.h"
-#include "progress.h"
+#include "cld/cldnet.h"
+#include "cld/progress.h"
 
 typedef struct {
     mnw_progress p;

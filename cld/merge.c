@@ -1,5 +1,5 @@
 /* merge.c - `mnw merge OUTDIR SHARD_DIR...` (merge.h). */
-#include "merge.h"
+#include "cld/merge.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,14 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bookmark.h"
-#include "outdir.h"
-#include "outlock.h"
-#include "progress.h"
-#include "regfile.h"
-#include "shard.h"
-#include "statfmt.h"
-#include "verify.h"
+#include "cld/bookmark.h"
+#include "lib/outdir.h"
+#include "lib/outlock.h"
+#include "cld/progress.h"
+#include "lib/regfile.h"
+#include "lib/shard.h"
+#include "lib/statfmt.h"
+#include "cld/verify.h"
 
 static const char usage[] =
     "usage: mnw merge OUTDIR SHARD_DIR...\n"

@@ -1,5 +1,5 @@
 /* place.c - see place.h. */
-#include "place.h"
+#include "cld/place.h"
 
 #include <stdlib.h>
 #include <string.h>

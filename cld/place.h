@@ -26,10 +26,10 @@
 
 #include <stdint.h>
 
-#include "bookmark.h"
-#include "output.h"
-#include "pairs.h"
-#include "util.h"
+#include "cld/bookmark.h"
+#include "lib/output.h"
+#include "lib/pairs.h"
+#include "lib/util.h"
 
 enum { MNW_PLACE_FREE, MNW_PLACE_OUT, MNW_PLACE_SIZED, MNW_PLACE_PLACED, MNW_PLACE_WRITTEN };
 

@@ -1,7 +1,7 @@
 /* progress.c - writing and reading OUTDIR/progress.json (progress.h). */
-#include "progress.h"
+#include "cld/progress.h"
 
-#include "afile.h"
+#include "lib/afile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "json.h"
+#include "lib/buf.h"
+#include "lib/json.h"
 
 double mnw_progress_now(void)
 {

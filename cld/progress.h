@@ -9,7 +9,7 @@
  * (a temporary file in OUTDIR renamed over progress.json: a reader sees the
  * old file or the new one, whole) but not fsync'd.
  *
- * The file is JSON (src/json.h), version key "mnw_progress": 1. The reader
+ * The file is JSON (lib/json.h), version key "mnw_progress": 1. The reader
  * ignores keys it does not know and accepts any key order; it refuses
  * malformed JSON, a missing or mistyped key, numbers out of range, strings
  * too long for their field and counts that do not fit together
@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define MNW_PROGRESS_FILE "progress.json"
 #define MNW_PROGRESS_MAX_DEV 17     /* the CPU workers and up to 16 GPUs */
@@ -68,7 +68,7 @@ typedef struct {
     int resumes;             /* how many times this OUTDIR was resumed */
     double pairs_per_s;      /* this run's rate, >= 0 */
     double eta_s;            /* seconds to the end; < 0: unknown (written as null) */
-    char slurm_job[64];      /* "" unless run under Slurm: this run's job (src/slurm.h) */
+    char slurm_job[64];      /* "" unless run under Slurm: this run's job (lib/slurm.h) */
     int slurm_restarts;      /* times Slurm requeued that job (SLURM_RESTART_COUNT) */
     char slurm_jobs[512];    /* every job that worked on OUTDIR, oldest first, comma-separated
                                 (the oldest dropped, "...," first, when it would not fit) */

@@ -1,7 +1,7 @@
 /* verify.c - `mnw verify OUTDIR` (verify.h). */
-#include "statfmt.h"
-#include "verify.h"
-#include "regfile.h"
+#include "lib/statfmt.h"
+#include "cld/verify.h"
+#include "lib/regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "outsel.h"
+#include "lib/output.h"
+#include "lib/outsel.h"
 
 static const char usage[] =
     "usage: mnw verify OUTDIR\n"

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bookmark.h"
-#include "util.h"
+#include "cld/bookmark.h"
+#include "lib/util.h"
 
 typedef struct {
     int same;          /* 1: the bytes read give want's checksums */

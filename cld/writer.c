@@ -1,6 +1,6 @@
 /* writer.c - see writer.h. */
-#include "writer.h"
-#include "regfile.h"
+#include "cld/writer.h"
+#include "lib/regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "gzmember.h"
+#include "lib/buf.h"
+#include "lib/gzmember.h"
 
 static int set_paths(mnw_writer *w, const char *outdir, int o, mnw_err *e)
 {

@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "bookmark.h"
-#include "output.h"
-#include "util.h"
+#include "cld/bookmark.h"
+#include "lib/output.h"
+#include "lib/util.h"
 
 #define MNW_WRITER_PATH_MAX 4200
 

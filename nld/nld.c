@@ -1,13 +1,15 @@
 /* nld.c - see nld.h. */
-#include "nld.h"
+#include "nld/nld.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 
-#include "log.h"
-#include "nld_int.h"
+#include "lib/log.h"
+#include "workers/cpu/cpu_worker.h"
+#include "nld/nld_gpu_int.h"
+#include "nld/nldq_int.h"
 
 int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size)
 {
@@ -31,46 +33,6 @@ int mnw_nld_finishers(const mnw_nld_cfg *cfg)
     return f < cfg->workers ? f : cfg->workers;
 }
 
-void mnw_nld_fail_locked(nld_state *st, const mnw_err *e)
-{
-    if (!st->werr_set) {
-        st->werr = *e;
-        st->werr_set = 1;
-    }
-    st->stop = 1;
-    if (st->tb) mnw_tb_abort(st->tb); /* releases workers blocked in submit */
-    CHECK_PT(pthread_cond_broadcast(&st->work_cv));
-    CHECK_PT(pthread_cond_signal(&st->done_cv));
-}
-
-void mnw_nld_push_done_locked(nld_state *st, mnw_result *res)
-{
-    if (st->done_tail) st->done_tail->next = res;
-    else st->done_head = res;
-    st->done_tail = res;
-    CHECK_PT(pthread_cond_signal(&st->done_cv));
-}
-
-void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f)
-{
-    f->next = NULL;
-    if (st->fin_tail) st->fin_tail->next = f;
-    else st->fin_head = f;
-    st->fin_tail = f;
-    __atomic_add_fetch(&st->fin_n, 1, __ATOMIC_RELEASE);
-    CHECK_PT(pthread_cond_signal(&st->work_cv));
-}
-
-int mnw_nld_take_locked(nld_state *st, mnw_range *r)
-{
-    if (st->work_n == 0) return 0;
-    *r = st->work[st->work_head];
-    st->work_head = (st->work_head + 1) % st->work_cap;
-    st->work_n--;
-    CHECK_PT(pthread_cond_signal(&st->done_cv)); /* queue ran lower: the comm thread may pull */
-    return 1;
-}
-
 /* The trace-back thread's deliver callback: a finished work list (or an
  * error) into the done queue. */
 static void tb_deliver(void *ctx, mnw_result *res, const mnw_err *e)
@@ -88,15 +50,6 @@ typedef struct {
     mnw_cpu_worker *w;
 } worker_arg;
 
-static nld_fin *pop_fin_locked(nld_state *st)
-{
-    nld_fin *f = st->fin_head;
-    st->fin_head = f->next;
-    if (!st->fin_head) st->fin_tail = NULL;
-    __atomic_sub_fetch(&st->fin_n, 1, __ATOMIC_RELAXED);
-    return f;
-}
-
 /* An aligning worker's yield (between lane groups): finish GPU results
  * waiting in the queue, so a GPU never waits about a second for a worker to
  * end its own list. */
@@ -106,7 +59,7 @@ static int worker_yield(void *p)
     nld_state *st = a->st;
     while (__atomic_load_n(&st->fin_n, __ATOMIC_ACQUIRE) > 0) {
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        nld_fin *f = st->fin_head && !st->stop ? pop_fin_locked(st) : NULL;
+        nld_fin *f = st->fin_head && !st->stop ? mnw_nld_pop_fin_locked(st) : NULL;
         CHECK_PT(pthread_mutex_unlock(&st->mu));
         if (!f) break;
         f->run(f, st, a->w);
@@ -147,7 +100,7 @@ static void *worker_main(void *p)
             break;
         }
         if (st->fin_head) {
-            nld_fin *f = pop_fin_locked(st);
+            nld_fin *f = mnw_nld_pop_fin_locked(st);
             CHECK_PT(pthread_mutex_unlock(&st->mu));
             f->run(f, st, &w);
             continue;
@@ -205,88 +158,117 @@ static void *worker_main(void *p)
     return NULL;
 }
 
-int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
-{
+/* One node's run: the shared state, its threads, and the comm thread's
+ * count of lists taken from the link and not yet delivered. */
+typedef struct {
     nld_state st;
-    memset(&st, 0, sizeof st);
-    st.cfg = cfg;
-    CHECK_PT(pthread_mutex_init(&st.mu, NULL));
-    CHECK_PT(pthread_cond_init(&st.work_cv, NULL));
-    CHECK_PT(pthread_cond_init(&st.done_cv, NULL));
-    size_t target = (size_t)cfg->workers + (size_t)(cfg->prefetch > 0 ? cfg->prefetch : 0) +
-                    (size_t)mnw_nld_gpu_lists(cfg->ngpus, cfg->gpu_batch, cfg->worklist_size);
-    st.work_cap = target + 1;
-    st.work = mnw_xcalloc(st.work_cap, sizeof *st.work);
+    size_t target; /* lists kept queued: one per worker + prefetch + the GPUs' */
+    nld_gpu *gpu;
+    pthread_t *th;
+    worker_arg *args;
+    uint64_t inflight;
+} nld_node;
 
+/* Step 1: the queues, the trace-back thread, the GPU dispatcher thread and
+ * the CPU workers. 0, or -1 with e set (nothing left running). */
+static int open_node(nld_node *n, const mnw_nld_cfg *cfg, mnw_err *e)
+{
+    memset(n, 0, sizeof *n);
+    n->target = (size_t)cfg->workers + (size_t)(cfg->prefetch > 0 ? cfg->prefetch : 0) +
+                (size_t)mnw_nld_gpu_lists(cfg->ngpus, cfg->gpu_batch, cfg->worklist_size);
+    nld_state *st = &n->st;
+    mnw_nld_state_init(st, cfg, n->target + 1);
     /* 2 lane groups of 16S pairs queued per worker before workers wait */
-    st.tb = mnw_tb_start(cfg->js, 2 * (size_t)cfg->workers * MNW_TB_BATCH_BYTES, tb_deliver, &st, e);
-    if (!st.tb) {
-        free(st.work);
-        CHECK_PT(pthread_cond_destroy(&st.work_cv));
-        CHECK_PT(pthread_cond_destroy(&st.done_cv));
-        CHECK_PT(pthread_mutex_destroy(&st.mu));
+    st->tb = mnw_tb_start(cfg->js, 2 * (size_t)cfg->workers * MNW_TB_BATCH_BYTES, tb_deliver, st, e);
+    if (!st->tb) {
+        mnw_nld_state_free(st);
         return -1;
     }
-    nld_gpu *gpu = NULL;
     if (cfg->ngpus > 0) {
-        st.gpu_active = 1;
-        gpu = mnw_nld_gpu_start(&st);
+        st->gpu_active = 1;
+        n->gpu = mnw_nld_gpu_start(st);
     }
-    pthread_t *th = mnw_xcalloc((size_t)cfg->workers, sizeof *th);
-    worker_arg *args = mnw_xcalloc((size_t)cfg->workers, sizeof *args);
+    n->th = mnw_xcalloc((size_t)cfg->workers, sizeof *n->th);
+    n->args = mnw_xcalloc((size_t)cfg->workers, sizeof *n->args);
     for (int k = 0; k < cfg->workers; k++) {
-        args[k] = (worker_arg){&st, k, NULL};
-        CHECK_PT(pthread_create(&th[k], NULL, worker_main, &args[k]));
+        n->args[k] = (worker_arg){st, k, NULL};
+        CHECK_PT(pthread_create(&n->th[k], NULL, worker_main, &n->args[k]));
     }
+    return 0;
+}
 
-    uint64_t inflight = 0; /* taken from the link, not yet delivered */
+/* Step 2a, with mu held: pull work lists from the link until `target` are
+ * queued or the link has none right now. */
+static void pull_lists_locked(nld_node *n, mnw_nld_link *link)
+{
+    nld_state *st = &n->st;
+    while (!st->no_more && !st->stop && st->work_n < n->target) {
+        mnw_range r;
+        int got = link->next(link->ctx, &r, (int)(n->target - st->work_n));
+        if (got < 0) {
+            st->no_more = 1;
+            CHECK_PT(pthread_cond_broadcast(&st->work_cv));
+        } else if (got == 0) {
+            break;
+        } else {
+            mnw_nld_put_locked(st, r);
+            n->inflight++;
+        }
+    }
+}
+
+/* Step 2b, with mu held: 1 when the node is done (no more work, nothing in
+ * flight, the link idle); else waits up to link->wait_s for a result. */
+static int wait_results_locked(nld_node *n, mnw_nld_link *link)
+{
+    nld_state *st = &n->st;
+    if (st->no_more && n->inflight == 0 && !(link->busy && link->busy(link->ctx))) return 1;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long ns = (long)(link->wait_s * 1e9);
+    if (ns <= 0) ns = 1000;
+    ts.tv_sec += ns / 1000000000L;
+    ts.tv_nsec += ns % 1000000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    int w = pthread_cond_timedwait(&st->done_cv, &st->mu, &ts);
+    if (w != 0 && w != ETIMEDOUT) mnw_die_rc(__FILE__, __LINE__, "pthread_cond_timedwait", w);
+    return 0;
+}
+
+/* Step 2c, mu not held: hands finished results to the link in the order
+ * they came; after a failure (*rc set) the rest are freed. */
+static void deliver_results(nld_node *n, mnw_result *list, mnw_nld_link *link, int *rc, mnw_err *e)
+{
+    while (list) {
+        mnw_result *nx = list->next;
+        list->next = NULL;
+        n->inflight--;
+        if (!*rc && link->deliver(link->ctx, list, e)) *rc = -1;
+        else if (*rc) mnw_result_free(list);
+        list = nx;
+    }
+}
+
+/* Step 2: the comm loop: pull, wait, deliver, poll the link, until the
+ * work is done, a stop drops the lists in flight, or something fails.
+ * 0, or -1 with e set. */
+static int comm_loop(nld_node *n, mnw_nld_link *link, mnw_err *e)
+{
+    nld_state *st = &n->st;
     int rc = 0, polled = 0;
     double last_tick = mnw_now();
-    CHECK_PT(pthread_mutex_lock(&st.mu));
+    CHECK_PT(pthread_mutex_lock(&st->mu));
     for (;;) {
-        /* pull: keep `target` lists queued (one per worker + prefetch) */
-        while (!st.no_more && !st.stop && st.work_n < target) {
-            mnw_range r;
-            int got = link->next(link->ctx, &r, (int)(target - st.work_n));
-            if (got < 0) {
-                st.no_more = 1;
-                CHECK_PT(pthread_cond_broadcast(&st.work_cv));
-            } else if (got == 0) {
-                break;
-            } else {
-                st.work[(st.work_head + st.work_n) % st.work_cap] = r;
-                st.work_n++;
-                inflight++;
-                CHECK_PT(pthread_cond_signal(&st.work_cv));
-            }
-        }
-        if (st.stop) break;
-        if (!st.done_head && !polled) {
-            if (st.no_more && inflight == 0 && !(link->busy && link->busy(link->ctx))) break;
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            long ns = (long)(link->wait_s * 1e9);
-            if (ns <= 0) ns = 1000;
-            ts.tv_sec += ns / 1000000000L;
-            ts.tv_nsec += ns % 1000000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            int w = pthread_cond_timedwait(&st.done_cv, &st.mu, &ts);
-            if (w != 0 && w != ETIMEDOUT) mnw_die_rc(__FILE__, __LINE__, "pthread_cond_timedwait", w);
-        }
-        mnw_result *list = st.done_head;
-        st.done_head = st.done_tail = NULL;
-        CHECK_PT(pthread_mutex_unlock(&st.mu));
-        while (list) {
-            mnw_result *nx = list->next;
-            list->next = NULL;
-            inflight--;
-            if (!rc && link->deliver(link->ctx, list, e)) rc = -1;
-            else if (rc) mnw_result_free(list);
-            list = nx;
-        }
+        pull_lists_locked(n, link);
+        if (st->stop) break;
+        if (!st->done_head && !polled && wait_results_locked(n, link)) break;
+        mnw_result *list = st->done_head;
+        st->done_head = st->done_tail = NULL;
+        CHECK_PT(pthread_mutex_unlock(&st->mu));
+        deliver_results(n, list, link, &rc, e);
         polled = 0;
         if (!rc && link->poll) {
             int p = link->poll(link->ctx, e);
@@ -294,11 +276,9 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
             else polled = p > 0;
         }
         if (!rc && link->abandon && link->abandon(link->ctx)) {
-            CHECK_PT(pthread_mutex_lock(&st.mu));
-            __atomic_store_n(&st.abandon, 1, __ATOMIC_RELEASE);
-            st.stop = 1;
-            mnw_tb_abort(st.tb);
-            CHECK_PT(pthread_cond_broadcast(&st.work_cv));
+            CHECK_PT(pthread_mutex_lock(&st->mu));
+            __atomic_store_n(&st->abandon, 1, __ATOMIC_RELEASE);
+            mnw_nld_stop_locked(st);
             break;
         }
         double now = mnw_now();
@@ -306,36 +286,43 @@ int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
             link->tick(link->ctx);
             last_tick = now;
         }
-        CHECK_PT(pthread_mutex_lock(&st.mu));
+        CHECK_PT(pthread_mutex_lock(&st->mu));
         if (rc) {
-            st.stop = 1;
-            mnw_tb_abort(st.tb);
-            CHECK_PT(pthread_cond_broadcast(&st.work_cv));
+            mnw_nld_stop_locked(st);
             break;
         }
-        if (st.stop) break;
+        if (st->stop) break;
     }
-    if (st.stop) CHECK_PT(pthread_cond_broadcast(&st.work_cv));
-    CHECK_PT(pthread_mutex_unlock(&st.mu));
-    if (gpu) mnw_nld_gpu_join(gpu); /* after an error it stops on st.stop */
-    for (int k = 0; k < cfg->workers; k++) CHECK_PT(pthread_join(th[k], NULL));
-    mnw_tb_stop(st.tb, NULL); /* every submitted list delivered (or discarded after an abort) */
-    if (st.abandon) rc = MNW_NLD_DROPPED; /* the errors of cut lists are not errors */
-    else if (!rc && st.werr_set) {
-        *e = st.werr;
+    if (st->stop) CHECK_PT(pthread_cond_broadcast(&st->work_cv));
+    CHECK_PT(pthread_mutex_unlock(&st->mu));
+    return rc;
+}
+
+/* Step 3: joins every thread and frees the node. rc is the comm loop's;
+ * returns the run's: MNW_NLD_DROPPED after a stop that dropped the lists
+ * in flight, a worker's error (into e), or rc. */
+static int close_node(nld_node *n, mnw_nld_link *link, int rc, mnw_err *e)
+{
+    nld_state *st = &n->st;
+    if (n->gpu) mnw_nld_gpu_join(n->gpu); /* after an error it stops on st->stop */
+    for (int k = 0; k < st->cfg->workers; k++) CHECK_PT(pthread_join(n->th[k], NULL));
+    mnw_tb_stop(st->tb, NULL); /* every submitted list delivered (or discarded after an abort) */
+    if (st->abandon) rc = MNW_NLD_DROPPED; /* the errors of cut lists are not errors */
+    else if (!rc && st->werr_set) {
+        *e = st->werr;
         rc = -1;
     }
-    while (st.done_head) {
-        mnw_result *nx = st.done_head->next;
-        mnw_result_free(st.done_head);
-        st.done_head = nx;
-    }
+    mnw_nld_state_free(st);
     if (rc >= 0 && link->tick) link->tick(link->ctx);
-    free(th);
-    free(args);
-    free(st.work);
-    CHECK_PT(pthread_cond_destroy(&st.work_cv));
-    CHECK_PT(pthread_cond_destroy(&st.done_cv));
-    CHECK_PT(pthread_mutex_destroy(&st.mu));
+    free(n->th);
+    free(n->args);
     return rc;
+}
+
+int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
+{
+    nld_node n;
+    if (open_node(&n, cfg, e)) return -1;
+    int rc = comm_loop(&n, link, e);
+    return close_node(&n, link, rc, e);
 }

@@ -20,10 +20,10 @@
 #ifndef MNW_NLD_H
 #define MNW_NLD_H
 
-#include "cpu_worker.h"
-#include "result.h"
-#include "topo.h"
-#include "util.h"
+#include "nld/nldcfg.h"
+#include "lib/result.h"
+#include "nld/topo.h"
+#include "lib/util.h"
 
 typedef struct {
     /* 1: *r filled; 0: none right now (asked for, or the CLD's window is
@@ -49,26 +49,6 @@ typedef struct {
     void *ctx;
 } mnw_nld_link;
 
-typedef struct {
-    const mnw_job_spec *js;
-    int workers;  /* CPU worker threads, >= 1 */
-    int prefetch; /* work lists kept queued beyond one per worker */
-    const mnw_topo *topo; /* worker k binds to core slot slot0 + k; NULL: unbound */
-    int slot0;            /* cores taken by other ranks on this host */
-    int tb_mode;          /* 1: workers compute matrices only; the
-                             trace-back thread traces (workers/tb) */
-    /* GPUs (workers/gpu): device ids to open (ngpus of them; 0: none) */
-    int ngpus;
-    const int *gpu_ids;
-    int tb_device;        /* GPU trace-back on the device (1) or the host (0) */
-    int gpu_batch;        /* pairs per GPU batch at most */
-    int gpu_kernel;       /* MNW_GPU_KERNEL_* (gpu.h): AUTO or the one forced */
-    int cpu_align;        /* 0: CPU workers only finish GPU results */
-    uint64_t worklist_size; /* pairs per work list (sizes the GPU's share of the queue) */
-    int gpu_sharers;      /* ranks of this host that drive GPUs, this one included (>= 1):
-                             each takes that share of a GPU's memory, since they may
-                             open the same GPUs (the host name cannot tell) */
-} mnw_nld_cfg;
 
 /* Work lists a node with these GPUs keeps queued for them: two batches in
  * flight per device plus one being filled. */

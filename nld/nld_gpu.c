@@ -1,4 +1,4 @@
-/* nld_gpu.c - the GPU dispatcher thread of a node (nld_int.h, docs/GPU.md).
+/* nld_gpu.c - the GPU dispatcher thread of a node (nld_gpu_int.h, docs/GPU.md).
  *
  * One thread drives every device of the node. In a loop it:
  *   1. fills a batch per device with pairs taken from the node's work queue
@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "gpu.h"
-#include "log.h"
-#include "nld_int.h"
-#include "nw_cpu.h"
+#include "workers/gpu/gpu.h"
+#include "lib/log.h"
+#include "nld/nld_gpu_int.h"
+#include "workers/cpu/nw_cpu.h"
 
 /* One work list on its way through the GPUs. */
 typedef struct {

@@ -1,14 +1,14 @@
 /* nldnet.c - see nldnet.h. */
-#include "nldnet.h"
+#include "nld/nldnet.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "log.h"
-#include "mpiw.h"
-#include "sig.h"
-#include "wire.h"
+#include "lib/log.h"
+#include "lib/mpiw.h"
+#include "lib/sig.h"
+#include "lib/wire.h"
 
 void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout)
 {

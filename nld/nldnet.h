@@ -21,9 +21,9 @@
 
 #include <mpi.h>
 
-#include "buf.h"
-#include "nld.h"
-#include "nldout.h"
+#include "lib/buf.h"
+#include "nld/nld.h"
+#include "nld/nldout.h"
 
 typedef struct {
     MPI_Request req;

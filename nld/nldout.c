@@ -1,5 +1,5 @@
 /* nldout.c - see nldout.h. */
-#include "nldout.h"
+#include "nld/nldout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bookmark.h"
-#include "log.h"
-#include "mpiw.h"
+#include "lib/sum.h"
+#include "lib/log.h"
+#include "lib/mpiw.h"
 
 #define JOIN_MSG MNW_ERR_MAX /* one rank's start report */
 

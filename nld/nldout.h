@@ -30,11 +30,11 @@
 
 #include <mpi.h>
 
-#include "buf.h"
-#include "output.h"
-#include "result.h"
-#include "util.h"
-#include "wire.h"
+#include "lib/buf.h"
+#include "lib/output.h"
+#include "lib/result.h"
+#include "lib/util.h"
+#include "lib/wire.h"
 
 #define MNW_NLDOUT_SYNC_EVERY 0.1 /* seconds a written list waits for its sync at most */
 #define MNW_NLDOUT_TOKEN "mnw.token"

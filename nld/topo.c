@@ -1,5 +1,5 @@
 /* topo.c - see topo.h. */
-#include "topo.h"
+#include "nld/topo.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -27,7 +27,7 @@
 #include <hwloc.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define MNW_TOPO_MAX_GPUS 64
 

@@ -1,17 +1,10 @@
-/* config.c - config files: one "key = value" per line (a flag may stand
- * alone or take yes/no), '#' starts a comment, blank lines are ignored. The
- * keys are the long options (opts.c); errors name FILE:LINE. A line
- * "[host GLOB]" starts a section of per-node settings (threads, prefetch,
- * bind, traceback-thread and the GPU keys gpus, traceback, gpu-kernel,
- * gpu-batch, cpu-align) for hosts whose name matches GLOB; it runs to the
- * next section. A UTF-8 byte-order mark at the start of the file is skipped;
- * a NUL byte is refused (a binary file, not a long line). */
+/* config.c - reading config files (config.h). */
+#include "src/config.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "opts.h"
 
 static char *trim(char *s)
 {
@@ -46,7 +39,7 @@ static int read_line(FILE *f, char *line, size_t *col)
     return LN_OK;
 }
 
-int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
+int mnw_config_parse(const char *path, mnw_config_fn fn, void *ctx, mnw_err *e)
 {
     FILE *f = fopen(path, "r");
     if (!f) return mnw_err_set(e, "%s: cannot open: %s", path, strerror(errno));
@@ -97,16 +90,7 @@ int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e)
             val = trim(eq + 1);
         }
         char *key = trim(s);
-        int tv = mnw_opts_takes_value(key);
-        if (tv < 0) {
-            rc = mnw_err_set(e, "%s: unknown key '%s' (keys are the long options of mnw --help)", where, key);
-            break;
-        }
-        if (!strcmp(key, "config")) {
-            rc = mnw_err_set(e, "%s: a config file cannot include another", where);
-            break;
-        }
-        if (section[0] ? mnw_opts_add_host_rule(o, section, key, val, where, e) : mnw_opts_set(o, key, val, where, e)) {
+        if (fn(ctx, section[0] ? section : NULL, key, val, where, e)) {
             rc = -1;
             break;
         }

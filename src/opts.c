@@ -1,9 +1,10 @@
 /* opts.c - see opts.h: the option table, the setter, argv parsing. */
-#include "opts.h"
+#include "src/opts.h"
 
-#include "buf.h"
-#include "gpu.h"
-#include "outsel.h"
+#include "lib/buf.h"
+#include "src/config.h"
+#include "workers/gpu/gpu.h"
+#include "lib/outsel.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -340,14 +341,31 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     return 0;
 }
 
+/* One setting of a config file (config.h): the keys are the long options;
+ * a [host GLOB] section holds per-node rules. */
+static int config_setting(void *ctx, const char *section, const char *key, const char *val, const char *where,
+                          mnw_err *e)
+{
+    mnw_opts *o = ctx;
+    if (mnw_opts_takes_value(key) < 0)
+        return mnw_err_set(e, "%s: unknown key '%s' (keys are the long options of mnw --help)", where, key);
+    if (!strcmp(key, "config")) return mnw_err_set(e, "%s: a config file cannot include another", where);
+    return section ? mnw_opts_add_host_rule(o, section, key, val, where, e) : mnw_opts_set(o, key, val, where, e);
+}
+
+int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e)
+{
+    return mnw_config_parse(path, config_setting, o, e);
+}
+
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
 {
     /* the config file first, so the command line overrides it */
     for (int a = 1; a < argc; a++) {
         if ((!strcmp(argv[a], "-c") || !strcmp(argv[a], "--config")) && a + 1 < argc) {
-            if (mnw_config_read(o, argv[a + 1], e)) return -1;
+            if (mnw_opts_read_config(o, argv[a + 1], e)) return -1;
         } else if (!strncmp(argv[a], "--config=", 9)) {
-            if (mnw_config_read(o, argv[a] + 9, e)) return -1;
+            if (mnw_opts_read_config(o, argv[a] + 9, e)) return -1;
         }
     }
     for (int a = 1; a < argc; a++) {

@@ -12,10 +12,10 @@
 
 #include <stdint.h>
 
-#include "identity.h"
-#include "score.h"
-#include "shard.h"
-#include "util.h"
+#include "lib/identity.h"
+#include "lib/score.h"
+#include "lib/shard.h"
+#include "lib/util.h"
 
 #define MNW_VERSION "0.1.0"
 
@@ -95,8 +95,9 @@ int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhos
 /* Parse argv (and the config file named with -c, applied first), then the
  * per-node rules matching this host (they beat the global settings). */
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e) MNW_MUST_CHECK;
-/* Read "key = value" lines of a config file. */
-int mnw_config_read(mnw_opts *o, const char *path, mnw_err *e) MNW_MUST_CHECK;
+/* Applies a config file's settings (config.h: "key = value" lines, keys
+ * the long options, [host GLOB] sections of per-node rules). */
+int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e) MNW_MUST_CHECK;
 /* Final checks (required options, ranges); applies --countends to the
  * identity definition (it wins over a "-noends" name). */
 int mnw_opts_check(mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;

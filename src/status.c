@@ -1,5 +1,6 @@
 /* status.c - `mnw status OUTDIR` (status.h). */
-#include "status.h"
+#include "src/status.h"
+#include "src/status_shards.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,13 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bookmark.h"
-#include "buf.h"
-#include "progress.h"
-#include "shardset.h"
-#include "slurm.h"
-#include "statfmt.h"
-#include "util.h"
+#include "cld/bookmark.h"
+#include "lib/buf.h"
+#include "cld/progress.h"
+#include "lib/shardset.h"
+#include "lib/slurm.h"
+#include "lib/statfmt.h"
+#include "lib/util.h"
 
 static const char usage[] =
     "usage: mnw status [--json] OUTDIR\n"

@@ -15,11 +15,4 @@
  * damaged (the message names the file), 2 bad command line. */
 int mnw_status_main(int argc, char **argv);
 
-/* PARENT of a run split by mnw-submit --shards (it holds mnw.shards,
- * src/shardset.h): every shard's state, the sum of their pairs, the merged
- * run and the Slurm jobs (status_shards.c); json: the same as one JSON
- * object. Called by mnw_status_main. Returns 0 shown, 1 the manifest or a
- * shard's file is damaged (named on stderr). */
-int mnw_status_shards(const char *parent, int json);
-
 #endif

@@ -1,6 +1,6 @@
 /* status_shards.c - `mnw status PARENT` for a run split into shards by
  * mnw-submit --shards (status.h, docs/STATUS.md, docs/SHARDS.md). */
-#include "status.h"
+#include "src/status_shards.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,13 +9,13 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "bookmark.h"
-#include "buf.h"
-#include "json.h"
-#include "progress.h"
-#include "shardset.h"
-#include "slurm.h"
-#include "statfmt.h"
+#include "cld/bookmark.h"
+#include "lib/buf.h"
+#include "lib/json.h"
+#include "cld/progress.h"
+#include "lib/shardset.h"
+#include "lib/slurm.h"
+#include "lib/statfmt.h"
 
 /* what one shard's directory says */
 typedef struct {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CUDART_VERSION 0 /* the emulation: no DPX, gpu_kernels.cuh's portable paths */
+#define CUDART_VERSION 0 /* the emulation: no DPX, gpu_kernels_int.cuh's portable paths */
 
 typedef enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorNotReady = 600 } cudaError_t;
 typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 } cudaMemcpyKind;

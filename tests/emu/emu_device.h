@@ -1,5 +1,5 @@
 /* tests/emu/emu_device.h - CUDA's device built-ins for the host emulation
- * of gpu_kernels.cuh (tests/emu/README.md): qualifiers, thread and block
+ * of gpu_kernels_int.cuh (tests/emu/README.md): qualifiers, thread and block
  * indices, __ldg, __funnelshift_r, atomicAdd and the warp shuffles. A warp
  * runs as 32 coroutines (ucontext) on one host thread: every shuffle is a
  * rendezvous where each lane leaves its value and waits until all 32 have,
@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "cuda_runtime.h"
+#include "tests/emu/cuda_runtime.h"
 
 #define __global__
 #define __device__

@@ -1,5 +1,5 @@
-/* tests/emu/emu_kernels.cpp - gpu_launch.h's launchers for the host
- * emulation: the kernels of workers/gpu/gpu_kernels.cuh, compiled by g++,
+/* tests/emu/emu_kernels.cpp - gpu_launch_int.h's launchers for the host
+ * emulation: the kernels of workers/gpu/gpu_kernels_int.cuh, compiled by g++,
  * run on the host. Thread-per-pair kernels (RScan-mNW, the trace-back) run
  * one thread after another; warp-per-pair kernels (DScan-mNW,
  * TiledDScan-mNW) run each warp as 32 coroutines that meet at every
@@ -14,10 +14,10 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include "emu_device.h"
-#include "gpu_kernels.cuh"
-#include "gpu_pack2.cuh"
-#include "gpu_launch.h"
+#include "tests/emu/emu_device.h"
+#include "workers/gpu/gpu_kernels_int.cuh"
+#include "workers/gpu/gpu_pack2_int.cuh"
+#include "workers/gpu/gpu_launch_int.h"
 
 using namespace mnw_gk;
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_runtime.h"
+#include "tests/emu/cuda_runtime.h"
 
 struct emu_stream {
     int unused;

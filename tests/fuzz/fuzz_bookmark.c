@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "bookmark.h"
-#include "fuzz_util.h"
+#include "cld/bookmark.h"
+#include "tests/fuzz/fuzz_util.h"
 
 static char dir[256];
 

@@ -1,5 +1,5 @@
 /* fuzz_config.c - libFuzzer target: the config file reader (src/config.c,
- * mnw_config_read of src/opts.h).
+ * mnw_opts_read_config of src/opts.h).
  *
  * Input: the file's bytes.
  *
@@ -26,9 +26,9 @@
 #include <ctype.h>
 #include <math.h>
 
-#include "fuzz_util.h"
-#include "opts.h"
-#include "output.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "src/opts.h"
+#include "lib/output.h"
 
 static int same_str(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
 
@@ -89,7 +89,7 @@ static int read_cfg(const char *path, mnw_opts *o, mnw_err *e, size_t lines)
 {
     mnw_opts_init(o);
     e->msg[0] = 0;
-    int rc = mnw_config_read(o, path, e);
+    int rc = mnw_opts_read_config(o, path, e);
     if (rc) {
         fz_check(rc == -1, "rc %d", rc);
         fz_check(fz_names_path(e->msg, path), "the message does not name the file: %s", e->msg);

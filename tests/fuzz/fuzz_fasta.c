@@ -1,4 +1,4 @@
-/* fuzz_fasta.c - libFuzzer target: the FASTA reader (src/fasta.h,
+/* fuzz_fasta.c - libFuzzer target: the FASTA reader (lib/fasta.h,
  * docs/INPUT.md), plain and gzip input.
  *
  * Input: one mode byte, then the file's bytes T.
@@ -28,8 +28,8 @@
  * input. */
 #include <zlib.h>
 
-#include "fasta.h"
-#include "fuzz_util.h"
+#include "lib/fasta.h"
+#include "tests/fuzz/fuzz_util.h"
 
 #define PRELOAD ">a\nACGT\n>dup extra words\nAC\n"
 

@@ -48,8 +48,8 @@ printf 'colour = blue\n' > "$C/config/bad-key.conf"
 # 16s-200 and the settings a run of it records; the unit test's sample)
 cat > "$tmp/bm.c" <<'EOF'
 #include <stdio.h>
-#include "bookmark.h"
-#include "fasta.h"
+#include "cld/bookmark.h"
+#include "lib/fasta.h"
 int main(int argc, char **argv)
 {
     mnw_err e;
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-${CC:-gcc} -std=c11 -D_GNU_SOURCE -Isrc -Icld -o "$tmp/bm" "$tmp/bm.c" cld/bookmark.c src/afile.c src/fasta.c src/seq.c src/util.c src/buf.c -lz
+${CC:-gcc} -std=c11 -D_GNU_SOURCE -I. -o "$tmp/bm" "$tmp/bm.c" cld/bookmark.c lib/sum.c lib/afile.c lib/fasta.c lib/seq.c lib/util.c lib/buf.c -lz
 mkdir -p "$tmp/b1" "$tmp/b2"
 "$tmp/bm" tests/data/16s-200.fa "$tmp/b1" "$tmp/b2"
 bseed() { { printf "\\x$(printf %02x "$2")"; cat "$3"; } > "$C/bookmark/$1"; }

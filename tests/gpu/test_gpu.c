@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fasta.h"
-#include "gpu.h"
-#include "nw_cpu.h"
-#include "tap.h"
+#include "lib/fasta.h"
+#include "workers/gpu/gpu.h"
+#include "workers/cpu/nw_cpu.h"
+#include "tests/tap.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(void)

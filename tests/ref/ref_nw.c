@@ -1,9 +1,9 @@
 /* ref_nw.c - see ref_nw.h. Plain on purpose: no SIMD, no banding, no tricks. */
-#include "ref_nw.h"
+#include "tests/ref/ref_nw.h"
 
 #include <stdlib.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define NEG (INT64_MIN / 4)
 

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aln.h"
-#include "score.h"
+#include "lib/aln.h"
+#include "lib/score.h"
 
 /* Aligns a (length m, the rows: sequence i) with b (length n, the columns:
  * sequence j); fills out (score and ops). */

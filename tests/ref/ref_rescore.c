@@ -1,5 +1,5 @@
 /* ref_rescore.c - see ref_rescore.h. */
-#include "ref_rescore.h"
+#include "tests/ref/ref_rescore.h"
 
 int ref_rescore(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, int n, const uint32_t *ops,
                 size_t nops, int64_t *score)

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aln.h"
-#include "score.h"
+#include "lib/aln.h"
+#include "lib/score.h"
 
 /* Returns 0 and sets *score, or -1 when the runs do not fit the sequences. */
 int ref_rescore(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, int n, const uint32_t *ops,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_identity_tools.sh - checks each identity definition of src/identity.c
+# t_identity_tools.sh - checks each identity definition of lib/identity.c
 # against the tool it is named after, on alignments made by those tools:
 #   vsearch --allpairs_global (--iddef 0..4 via userfields id0..id4, ids),
 #   EMBOSS needle ("Identity: n/len (pct%)"),

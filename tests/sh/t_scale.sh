@@ -123,7 +123,7 @@ kill -TERM $job
 wait $job
 check "shard 2/2 starts past 2^32 (pair $k0)" '[ -n "$k0" ] && [ "$k0" -gt 4294967296 ]'
 # each line (no header: not the first shard) against pair k0 + its number:
-# k = i(i-1)/2 + j (src/pairs.h); columns i, j, id_i, id_j
+# k = i(i-1)/2 + j (lib/pairs.h); columns i, j, id_i, id_j
 names_right() {
     zcat last/pairs.tsv.gz 2>/dev/null | awk -F'\t' -v k0="$k0" '
         { k = k0 + NR - 1; i = int((1 + sqrt(1 + 8 * k)) / 2)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t_shardset.sh - `mnw status PARENT` for a run split by mnw-submit --shards
-# (src/status_shards.c, src/shardset.c; docs/STATUS.md): the shards run here
+# (src/status_shards.c, lib/shardset.c; docs/STATUS.md): the shards run here
 # as mnw-submit's batch script runs them (outside Slurm), one complete, one
 # stopped by SIGTERM, one killed with SIGKILL, one not started; the sum of
 # their pairs, each state, the advice, the JSON form; and every damaged or

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "fasta.h"
-#include "identity.h"
-#include "pairs.h"
-#include "ref_nw.h"
-#include "ref_rescore.h"
+#include "lib/fasta.h"
+#include "lib/identity.h"
+#include "lib/pairs.h"
+#include "tests/ref/ref_nw.h"
+#include "tests/ref/ref_rescore.h"
 
 static int parse_cigar(const char *s, mnw_aln *a)
 {

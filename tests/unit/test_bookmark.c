@@ -10,7 +10,7 @@
  * the writer's check of its files (deleted, replaced, cut: append mode
  * leaves no hole), its resume from a bookmark, and the check of outputs
  * against the checksums that --resume and mnw verify make (cld/writer.h,
- * cld/resume.h, cld/verify.h). */
+ * src/resume.h, cld/verify.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,12 +22,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bookmark.h"
-#include "resume.h"
-#include "tap.h"
-#include "statfmt.h"
-#include "verify.h"
-#include "writer.h"
+#include "cld/bookmark.h"
+#include "src/resume.h"
+#include "tests/tap.h"
+#include "lib/statfmt.h"
+#include "cld/verify.h"
+#include "cld/writer.h"
 
 static char dir[256];
 

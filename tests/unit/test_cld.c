@@ -5,11 +5,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "cld.h"
-#include "gzmember.h"
-#include "opts.h"
-#include "pairs.h"
-#include "tap.h"
+#include "cld/cld.h"
+#include "lib/gzmember.h"
+#include "src/opts.h"
+#include "lib/pairs.h"
+#include "tests/tap.h"
 
 static mnw_result *mkres(mnw_range r)
 {

@@ -1,4 +1,4 @@
-/* test_fasta.c - the FASTA reader (src/fasta.c): every accepted form, every
+/* test_fasta.c - the FASTA reader (lib/fasta.c): every accepted form, every
  * error message (exact text, file and line), plain and gzip input, data
  * after gzip members, pipes and FIFOs (also written in pieces), a stop while
  * a pipe or FIFO waits for data, the real 16S samples, and the speed of the
@@ -20,10 +20,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "fasta.h"
-#include "seq.h"
-#include "tap.h"
-#include "util.h"
+#include "lib/fasta.h"
+#include "lib/seq.h"
+#include "tests/tap.h"
+#include "lib/util.h"
 
 #define TDATA "tests/data"
 #define BAD "tests/data/bad"

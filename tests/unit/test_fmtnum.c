@@ -1,4 +1,4 @@
-/* test_fmtnum.c - src/fmtnum.c against glibc's snprintf, byte for byte:
+/* test_fmtnum.c - lib/fmtnum.c against glibc's snprintf, byte for byte:
  *   - integers: every value below 2,000,000, the values around each power of
  *     2 and 10, random ones of every length, the extremes;
  *   - every value the outputs can hold (fmtnum.h): for each fraction a/b,
@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmtnum.h"
-#include "tap.h"
+#include "lib/fmtnum.h"
+#include "tests/tap.h"
 
 static long n_checked, n_bad;
 

@@ -1,4 +1,4 @@
-/* test_gzmember.c - gzip members of whole buffers (src/gzmember.c,
+/* test_gzmember.c - gzip members of whole buffers (lib/gzmember.c,
  * libdeflate): every level 0-12 on empty, one-byte, incompressible and real
  * output text (mnw's own pairs.tsv lines of 200 real 16S genes), read back
  * with zlib (the reader mnw and most tools use) byte for byte; members
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "fasta.h"
-#include "gzmember.h"
-#include "tap.h"
+#include "lib/fasta.h"
+#include "lib/gzmember.h"
+#include "tests/tap.h"
 
 /* all members of in, inflated and concatenated into out; 0 or -1 */
 static int inflate_all(const char *in, size_t len, mnw_buf *out)

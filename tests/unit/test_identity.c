@@ -1,4 +1,4 @@
-/* test_identity.c - unit tests of src/identity.c, plus a helper mode for
+/* test_identity.c - unit tests of lib/identity.c, plus a helper mode for
  * tests/sh/t_identity_tools.sh.
  *
  *   test_identity            hand-made alignments (every definition, terminal
@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aln.h"
-#include "identity.h"
-#include "seq.h"
-#include "tap.h"
-#include "util.h"
+#include "lib/aln.h"
+#include "lib/identity.h"
+#include "lib/seq.h"
+#include "tests/tap.h"
+#include "lib/util.h"
 
 /* ---------- rows -> ops + codes ------------------------------------------ */
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fasta.h"
-#include "identity.h"
-#include "nw_cpu.h"
-#include "seq.h"
-#include "tap.h"
+#include "lib/fasta.h"
+#include "lib/identity.h"
+#include "workers/cpu/nw_cpu.h"
+#include "lib/seq.h"
+#include "tests/tap.h"
 
 static const mnw_scoring modes[] = {
     {4, -5, 10, 10, 0}, /* the default: linear */

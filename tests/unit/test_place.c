@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bookmark.h"
-#include "place.h"
-#include "tap.h"
+#include "cld/bookmark.h"
+#include "cld/place.h"
+#include "tests/tap.h"
 
 enum { NLISTS = 157, WL = 100, BASE = 4096, OUTS = 2 };
 static const int outs[OUTS] = {MNW_OUT_PAIRS, MNW_OUT_DIST};

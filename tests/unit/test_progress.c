@@ -1,4 +1,4 @@
-/* test_progress.c - the JSON reader (src/json.h), OUTDIR/progress.json
+/* test_progress.c - the JSON reader (lib/json.h), OUTDIR/progress.json
  * (cld/progress.h) and `mnw status` (src/status.h).
  *
  * JSON: valid texts of every kind read back as written (nesting, escapes,
@@ -26,11 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bookmark.h"
-#include "json.h"
-#include "progress.h"
-#include "status.h"
-#include "tap.h"
+#include "cld/bookmark.h"
+#include "lib/json.h"
+#include "cld/progress.h"
+#include "src/status.h"
+#include "tests/tap.h"
 
 static char dir[256];
 

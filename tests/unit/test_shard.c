@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fasta.h"
-#include "shard.h"
-#include "tap.h"
+#include "lib/fasta.h"
+#include "lib/shard.h"
+#include "tests/tap.h"
 
 static uint64_t cells_of(const mnw_seqset *s, mnw_range r)
 {

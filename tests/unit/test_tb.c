@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu_worker.h"
-#include "fasta.h"
-#include "nw_cpu.h"
-#include "ref_nw.h"
-#include "tap.h"
-#include "tb_thread.h"
-#include "trace.h"
+#include "workers/cpu/cpu_worker.h"
+#include "lib/fasta.h"
+#include "workers/cpu/nw_cpu.h"
+#include "tests/ref/ref_nw.h"
+#include "tests/tap.h"
+#include "workers/tb/tb_thread.h"
+#include "workers/tb/trace.h"
 
 static mnw_seqset S;
 static uint64_t NPAIRS;
@@ -526,7 +526,7 @@ int main(void)
                 bad_tr += !same_aln(&got, &ref);
                 free(bits);
                 /* the two-pairs-per-lane kernels' streamed layout of the
-                 * transposed matrix (gpu_kern.h): stripes of 32 blocks, each
+                 * transposed matrix (gpu_kern_int.h): stripes of 32 blocks, each
                  * a stream of groups of G steps, G = 4 (linear) or 2 (affine) */
                 {
                     const uint32_t gs = affine ? 1u : 2u, G = 1u << gs;

@@ -1,9 +1,9 @@
 /* cpu_worker.c - see cpu_worker.h. */
-#include "cpu_worker.h"
+#include "workers/cpu/cpu_worker.h"
 
 #include <stdlib.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 void mnw_cpu_worker_init(mnw_cpu_worker *w, const mnw_job_spec *js)
 {

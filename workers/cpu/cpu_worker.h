@@ -10,13 +10,13 @@
 #ifndef MNW_CPU_WORKER_H
 #define MNW_CPU_WORKER_H
 
-#include "jobspec.h"
-#include "output.h"
-#include "result.h"
-#include "score.h"
-#include "tb_thread.h"
-#include "util.h"
-#include "worklist.h"
+#include "lib/jobspec.h"
+#include "lib/output.h"
+#include "lib/result.h"
+#include "lib/score.h"
+#include "workers/tb/tb_thread.h"
+#include "lib/util.h"
+#include "workers/cpu/worklist.h"
 
 typedef struct {
     const mnw_job_spec *js;

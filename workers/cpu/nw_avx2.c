@@ -1,11 +1,11 @@
-/* nw_avx2.c - AVX2 instantiations of nw_simd.h: 16 lanes of int16
+/* nw_avx2.c - AVX2 instantiations of nw_simd_int.h: 16 lanes of int16
  * (saturating) and 8 lanes of int32. Compiled with -mavx2 only; called only
  * after cpuid says AVX2 is there (nw_cpu.c). */
 #include <immintrin.h>
 #include <stdlib.h>
 
-#include "nw_kernel.h"
-#include "util.h"
+#include "workers/cpu/nw_kernel_int.h"
+#include "lib/util.h"
 
 #define V_T __m256i
 #define V_LOAD(p) _mm256_load_si256(p)
@@ -25,7 +25,7 @@
 #define V_MAX(a, b) _mm256_max_epi16((a), (b))
 #define V_CMPEQ(a, b) _mm256_cmpeq_epi16((a), (b))
 #define V_CMPGT(a, b) _mm256_cmpgt_epi16((a), (b))
-#include "nw_simd.h"
+#include "workers/cpu/nw_simd_int.h"
 
 #define V_NAME mnw_nw_avx2_32
 #define S_T int32_t
@@ -41,5 +41,5 @@
 #define V_MAX(a, b) _mm256_max_epi32((a), (b))
 #define V_CMPEQ(a, b) _mm256_cmpeq_epi32((a), (b))
 #define V_CMPGT(a, b) _mm256_cmpgt_epi32((a), (b))
-#include "nw_simd.h"
+#include "workers/cpu/nw_simd_int.h"
 

@@ -1,4 +1,4 @@
-/* nw_avx512.c - AVX-512BW instantiations of nw_simd.h: 32 lanes of int16
+/* nw_avx512.c - AVX-512BW instantiations of nw_simd_int.h: 32 lanes of int16
  * (saturating) and 16 lanes of int32. Compares yield mask registers
  * directly, so a cell vector's direction bits are two 32-bit (or 16-bit)
  * masks side by side in one 64-bit word. Compiled with -mavx512bw only;
@@ -6,8 +6,8 @@
 #include <immintrin.h>
 #include <stdlib.h>
 
-#include "nw_kernel.h"
-#include "util.h"
+#include "workers/cpu/nw_kernel_int.h"
+#include "lib/util.h"
 
 #define V_T __m512i
 #define V_LOAD(p) _mm512_load_si512(p)
@@ -27,7 +27,7 @@
 #define V_MAX(a, b) _mm512_max_epi16((a), (b))
 #define V_CMPEQ(a, b) _mm512_cmpeq_epi16_mask((a), (b))
 #define V_CMPGT(a, b) _mm512_cmpgt_epi16_mask((a), (b))
-#include "nw_simd.h"
+#include "workers/cpu/nw_simd_int.h"
 
 #define V_NAME mnw_nw_avx512_32
 #define S_T int32_t
@@ -42,4 +42,4 @@
 #define V_MAX(a, b) _mm512_max_epi32((a), (b))
 #define V_CMPEQ(a, b) _mm512_cmpeq_epi32_mask((a), (b))
 #define V_CMPGT(a, b) _mm512_cmpgt_epi32_mask((a), (b))
-#include "nw_simd.h"
+#include "workers/cpu/nw_simd_int.h"

@@ -1,12 +1,12 @@
 /* nw_cpu.c - see nw_cpu.h: instruction-set dispatch (resolved once) and the
  * split of a target list into lane groups of the right score width. */
-#include "nw_cpu.h"
+#include "workers/cpu/nw_cpu.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "nw_kernel.h"
-#include "util.h"
+#include "workers/cpu/nw_kernel_int.h"
+#include "lib/util.h"
 
 typedef struct {
     const char *name, *cpu_feature;

@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aln.h"
-#include "score.h"
-#include "trace.h"
+#include "lib/aln.h"
+#include "lib/score.h"
+#include "workers/tb/trace.h"
 
 typedef struct mnw_cpu_ws mnw_cpu_ws;
 

@@ -1,11 +1,11 @@
-/* nw_avx2.c - SSE4.1 instantiations of nw_simd.h: 8 lanes of int16
+/* nw_sse41.c - SSE4.1 instantiations of nw_simd_int.h: 8 lanes of int16
  * (saturating) and 4 lanes of int32. Compiled with -msse4.1 only; called only
  * after cpuid says SSE4.1 is there (nw_cpu.c). */
 #include <immintrin.h>
 #include <stdlib.h>
 
-#include "nw_kernel.h"
-#include "util.h"
+#include "workers/cpu/nw_kernel_int.h"
+#include "lib/util.h"
 
 #define V_T __m128i
 #define V_LOAD(p) _mm_load_si128(p)
@@ -25,7 +25,7 @@
 #define V_MAX(a, b) _mm_max_epi16((a), (b))
 #define V_CMPEQ(a, b) _mm_cmpeq_epi16((a), (b))
 #define V_CMPGT(a, b) _mm_cmpgt_epi16((a), (b))
-#include "nw_simd.h"
+#include "workers/cpu/nw_simd_int.h"
 
 #define V_NAME mnw_nw_sse41_32
 #define S_T int32_t
@@ -41,5 +41,5 @@
 #define V_MAX(a, b) _mm_max_epi32((a), (b))
 #define V_CMPEQ(a, b) _mm_cmpeq_epi32((a), (b))
 #define V_CMPGT(a, b) _mm_cmpgt_epi32((a), (b))
-#include "nw_simd.h"
+#include "workers/cpu/nw_simd_int.h"
 

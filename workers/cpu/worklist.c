@@ -1,10 +1,10 @@
 /* worklist.c - see worklist.h. */
-#include "worklist.h"
+#include "workers/cpu/worklist.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 void mnw_wl_scratch_init(mnw_wl_scratch *s)
 {

@@ -10,12 +10,12 @@
 #ifndef MNW_WORKLIST_H
 #define MNW_WORKLIST_H
 
-#include "aln.h"
-#include "nw_cpu.h"
-#include "pairs.h"
-#include "seq.h"
-#include "tb_thread.h"
-#include "util.h"
+#include "lib/aln.h"
+#include "workers/cpu/nw_cpu.h"
+#include "lib/pairs.h"
+#include "lib/seq.h"
+#include "workers/tb/tb_thread.h"
+#include "lib/util.h"
 
 typedef struct {
     mnw_cpu_ws *ws;

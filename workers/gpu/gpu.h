@@ -27,10 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aln.h"
-#include "score.h"
-#include "seq.h"
-#include "util.h"
+#include "lib/aln.h"
+#include "lib/score.h"
+#include "lib/seq.h"
+#include "lib/util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,7 +48,7 @@ extern "C" {
 typedef struct mnw_gpu mnw_gpu;
 typedef struct mnw_gpu_batch mnw_gpu_batch;
 
-/* Kernels (docs/GPU.md); the numbers are gpu_kern.h's. */
+/* Kernels (docs/GPU.md); the numbers are gpu_kern_int.h's. */
 enum {
     MNW_GPU_KERNEL_AUTO = -1, /* per pair by the rule below */
     MNW_GPU_KERNEL_RSCAN = 0, /* RScan-mNW: a thread per pair; any length */

@@ -34,13 +34,13 @@
 #include <time.h>
 
 extern "C" {
-#include "gpu.h"
+#include "workers/gpu/gpu.h"
 }
-#include "gpu_launch.h"
+#include "workers/gpu/gpu_launch_int.h"
 
 static_assert((int)MNW_GPU_KERNEL_RSCAN == (int)MNW_GPU_K_RSCAN && (int)MNW_GPU_KERNEL_DSCAN == (int)MNW_GPU_K_DSCAN &&
                   (int)MNW_GPU_KERNEL_TILED == (int)MNW_GPU_K_TILED,
-              "gpu.h and gpu_kern.h number the kernels alike");
+              "gpu.h and gpu_kern_int.h number the kernels alike");
 
 enum { B_FREE = 0, B_FILLING, B_LAUNCHED, B_DONE };
 
@@ -112,7 +112,7 @@ static uint64_t al256(uint64_t x) { return (x + 255) & ~(uint64_t)255; }
 static double now_s(void);
 static int calibrate(mnw_gpu *g, mnw_err *e);
 
-/* The two-per-lane kernels' bound (gpu_pack2.cuh, docs/GPU.md): a lane's
+/* The two-per-lane kernels' bound (gpu_pack2_int.cuh, docs/GPU.md): a lane's
  * values stay within 4 (T + 48 L) + 2 of its base, which must fit a signed
  * 16-bit half. Linear gaps: L = max(match, 0) + 2 g, T = 0; affine: L =
  * max(match, 0) + o + 2 ge, T = 3 o + max(match, 0) + 2 ge + 2 with o =

@@ -1,12 +1,12 @@
-/* gpu_kernels.cu - the kernel launchers of gpu_launch.h: the kernels
- * themselves are gpu_kernels.cuh's. They enqueue on the caller's stream.
+/* gpu_kernels.cu - the kernel launchers of gpu_launch_int.h: the kernels
+ * themselves are gpu_kernels_int.cuh's. They enqueue on the caller's stream.
  * Thread-safety: call from the thread that owns the stream.
  */
 #include <string.h>
 
-#include "gpu_launch.h"
-#include "gpu_kernels.cuh"
-#include "gpu_pack2.cuh"
+#include "workers/gpu/gpu_launch_int.h"
+#include "workers/gpu/gpu_kernels_int.cuh"
+#include "workers/gpu/gpu_pack2_int.cuh"
 
 namespace {
 

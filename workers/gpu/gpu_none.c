@@ -3,7 +3,7 @@
  * says why. mnw_gpu_open always fails; the batch functions are never
  * reached without an open device and abort if they are (a broken
  * invariant, not a silent no-op). */
-#include "gpu.h"
+#include "workers/gpu/gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

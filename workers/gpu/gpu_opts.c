@@ -2,7 +2,7 @@
  * same in builds with and without CUDA.
  * Thread-safety: pure functions.
  */
-#include "gpu.h"
+#include "workers/gpu/gpu.h"
 
 #include <string.h>
 

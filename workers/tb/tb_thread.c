@@ -1,11 +1,11 @@
 /* tb_thread.c - see tb_thread.h. */
-#include "tb_thread.h"
+#include "workers/tb/tb_thread.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "lib/log.h"
 
 typedef struct {
     mnw_tb_list *l;

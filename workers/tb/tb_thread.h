@@ -50,10 +50,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jobspec.h"
-#include "result.h"
-#include "trace.h"
-#include "util.h"
+#include "lib/jobspec.h"
+#include "lib/result.h"
+#include "workers/tb/trace.h"
+#include "lib/util.h"
 
 /* Smallest direction buffer of a batch: lane groups smaller than this are
  * packed into one batch. */

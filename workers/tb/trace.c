@@ -1,5 +1,5 @@
 /* trace.c - see trace.h. The walk is trace_walk.h's (shared with the GPU). */
-#include "trace.h"
+#include "workers/tb/trace.h"
 
 void mnw_tb_trace(const mnw_tb_end *end, int affine, const uint8_t *a, int m, const uint8_t *b, int n, mnw_aln *out)
 {

@@ -22,7 +22,7 @@
  *     base_bit + (r-1) * row_bits + (c-1) * col_bits + a_bit
  * and B likewise with b_bit; A' and B' are ext_bit further (affine only).
  * Two layouts in use:
- *   - the CPU kernels' lane-interleaved words (workers/cpu/nw_simd.h): one
+ *   - the CPU kernels' lane-interleaved words (workers/cpu/nw_simd_int.h): one
  *     DIR_T word per cell vector (two with affine gaps), row-major,
  *     maxn vectors per row; lane l's bits at V_POS_A(l) / V_POS_B(l):
  *       col_bits = 8 * sizeof(DIR_T) * (affine ? 2 : 1),
@@ -35,7 +35,7 @@
  *     2^rshift, one word per block and column (mnw_dirview.rshift,
  *     sub_bits; trace_walk.h gives the bit number); the two-pairs-per-lane
  *     kernels write theirs as a stream per stripe of 32 blocks, several
- *     columns per store (mnw_dirview.stream, gpu_kern.h).
+ *     columns per store (mnw_dirview.stream, gpu_kern_int.h).
  * The view may use any strides as long as the cells' bits do not overlap.
  *
  * Ownership: a view borrows its bits; mnw_tb_trace writes only `out`.
@@ -47,8 +47,8 @@
 
 #include <stdint.h>
 
-#include "aln.h"
-#include "trace_walk.h"
+#include "lib/aln.h"
+#include "workers/tb/trace_walk.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "mnw_dirview addresses words by little-endian bit numbers"

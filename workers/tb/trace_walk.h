@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "pathfig.h"
+#include "lib/pathfig.h"
 
 #ifdef __CUDACC__
 #define MNW_TB_HD static inline __host__ __device__
@@ -45,9 +45,9 @@
  * (the GPU kernels' tagged scores give "up won" directly, docs/GPU.md).
  * rshift = 0 (and sub_bits unused): plain strides, row_bits per row.
  * tr = 1: r and c trade places in the formula (the GPU's two-pairs-per-lane
- * kernels compute a pair transposed, gpu_kern.h).
+ * kernels compute a pair transposed, gpu_kern_int.h).
  * stream = 1: the words of the GPU's two-pairs-per-lane kernels, written as
- * a stream per stripe of 32 row blocks (gpu_kern.h, "streamed"): with
+ * a stream per stripe of 32 row blocks (gpu_kern_int.h, "streamed"): with
  * rr = r - 1, cc = c - 1 (after tr), tg = rr >> rshift the row block, its
  * stripe sp = tg >> 5 and lane l = tg & 31, the step s = cc + l, the
  * stripe's lanes lw = min(32, nrb - 32 sp) and G = 2^gshift steps per

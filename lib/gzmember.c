@@ -1,0 +1,68 @@
+/* gzmember.c - see gzmember.h. */
+#include "lib/gzmember.h"
+
+#include <libdeflate.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/* Compressors, one per level in use by each thread at a time: allocating
+ * one costs far more than a work list's member, so they are kept. They stay
+ * reachable from `pool` until the process ends. */
+typedef struct pooled {
+    struct libdeflate_compressor *c;
+    int level;
+    struct pooled *next;
+} pooled;
+static pooled *pool;
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static pooled *take(int level)
+{
+    pooled *p = NULL;
+    if (pthread_mutex_lock(&pool_mu) == 0) {
+        for (pooled **q = &pool; *q; q = &(*q)->next)
+            if ((*q)->level == level) {
+                p = *q;
+                *q = p->next;
+                break;
+            }
+        pthread_mutex_unlock(&pool_mu);
+    }
+    if (p) return p;
+    p = malloc(sizeof *p);
+    if (!p) return NULL;
+    p->c = libdeflate_alloc_compressor(level);
+    if (!p->c) {
+        free(p);
+        return NULL;
+    }
+    p->level = level;
+    return p;
+}
+
+static void give(pooled *p)
+{
+    if (pthread_mutex_lock(&pool_mu) == 0) {
+        p->next = pool;
+        pool = p;
+        pthread_mutex_unlock(&pool_mu);
+    } else {
+        libdeflate_free_compressor(p->c);
+        free(p);
+    }
+}
+
+int mnw_gzip_member(const char *in, size_t len, int level, mnw_buf *out)
+{
+    if (level < 0 || level > 12) return -1;
+    pooled *p = take(level);
+    if (!p) return -1;
+    out->len = 0;
+    size_t bound = libdeflate_gzip_compress_bound(p->c, len);
+    mnw_buf_reserve(out, bound);
+    size_t n = libdeflate_gzip_compress(p->c, in, len, out->p, out->cap);
+    give(p);
+    if (n == 0) return -1;
+    out->len = n;
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* output.h - the text of every output for one work list, in pair order.
+ *
+ * Files (docs/FORMATS.md): pairs.tsv.gz, dist.column.gz, dist.phylip,
+ * alignments.paf.gz, dist.column (dist.column.gz's text, uncompressed).
+ * Each work list yields its slice of each file; the CLD concatenates the
+ * slices in pair order (the gzip ones as one gzip member per slice).
+ * Ownership: the caller owns the buffers. Thread-safety: reentrant; the
+ * mnw_outspec is read-only and shared.
+ */
+#ifndef MNW_OUTPUT_H
+#define MNW_OUTPUT_H
+
+#include "lib/aln.h"
+#include "lib/buf.h"
+#include "lib/identity.h"
+#include "lib/pairs.h"
+#include "lib/seq.h"
+
+enum { MNW_OUT_PAIRS = 0, MNW_OUT_DIST = 1, MNW_OUT_PHYLIP = 2, MNW_OUT_PAF = 3, MNW_OUT_DISTPLAIN = 4, MNW_NOUT = 5 };
+extern const char *const mnw_out_name[MNW_NOUT]; /* file names in OUTDIR */
+extern const int mnw_out_gzip[MNW_NOUT];         /* 1: gzip members */
+
+typedef struct {
+    const mnw_seqset *seqs;
+    mnw_iddef iddef;
+    double cutoff; /* < 0: none */
+    int cigar;
+    int enabled[MNW_NOUT];
+} mnw_outspec;
+
+/* The file heads written before any pair (pairs.tsv header line; the
+ * others have none). */
+void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text);
+/* Appends the text of pairs r.k0 .. r.k0+r.count-1 (alns[x] is pair
+ * r.k0 + x) to text[out] of every enabled output. */
+void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, mnw_buf text[MNW_NOUT]);
+
+#endif

@@ -1,0 +1,43 @@
+/* result.c - see result.h. */
+#include "lib/result.h"
+
+#include "lib/gzmember.h"
+#include "lib/util.h"
+
+mnw_result *mnw_result_new(mnw_range r)
+{
+    mnw_result *res = mnw_xcalloc(1, sizeof *res);
+    res->r = r;
+    for (int o = 0; o < MNW_NOUT; o++) mnw_buf_init(&res->data[o]);
+    return res;
+}
+
+void mnw_result_free(mnw_result *res)
+{
+    if (!res) return;
+    for (int o = 0; o < MNW_NOUT; o++) mnw_buf_free(&res->data[o]);
+    free(res);
+}
+
+mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln *alns, uint64_t cells,
+                             mnw_buf text[MNW_NOUT], mnw_err *e)
+{
+    mnw_result *res = mnw_result_new(r);
+    res->cells = cells;
+    res->dev_pairs[0] = r.count;
+    for (int o = 0; o < MNW_NOUT; o++) text[o].len = 0;
+    mnw_output_format(js->spec, r, alns, text);
+    for (int o = 0; o < MNW_NOUT; o++) {
+        if (!js->spec->enabled[o] || text[o].len == 0) continue;
+        if (mnw_out_gzip[o]) {
+            if (mnw_gzip_member(text[o].p, text[o].len, js->gzip_level, &res->data[o])) {
+                mnw_result_free(res);
+                mnw_err_set(e, "gzip compression failed for pairs %llu..", (unsigned long long)r.k0);
+                return NULL;
+            }
+        } else {
+            mnw_buf_put(&res->data[o], text[o].p, text[o].len);
+        }
+    }
+    return res;
+}

@@ -1,0 +1,56 @@
+/* score.h - scoring scheme, substitution rule and the 16-bit overflow bound.
+ *
+ * Substitution rule (one rule for every implementation, docs/SCORING.md):
+ *   both codes in ACGT, identical        -> match     (default +4)
+ *   both codes in ACGT, different        -> mismatch  (default -5)
+ *   an IUPAC ambiguity code on either side (R Y S W K M B D H V N) -> 0
+ * Gaps: a run of L gap columns costs open + (L-1) * extend (penalties are
+ * positive numbers). Linear gaps are open == extend (default 10 each).
+ * free_ends: leading and trailing gaps (overhangs) cost nothing.
+ *
+ * Thread-safety: an mnw_scoring is a plain read-only value after setup.
+ */
+#ifndef MNW_SCORE_H
+#define MNW_SCORE_H
+
+#include <stdint.h>
+
+#include "lib/seq.h"
+#include "lib/util.h"
+
+typedef struct {
+    int match;      /* score of an identical ACGT column, > 0 */
+    int mismatch;   /* score of a different ACGT column, <= 0 */
+    int gap_open;   /* penalty of the first column of a gap run, >= 0 */
+    int gap_extend; /* penalty of each further column, >= 0, <= gap_open */
+    int free_ends;  /* 1: terminal gaps cost nothing */
+} mnw_scoring;
+
+#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0}
+
+static inline int mnw_scoring_affine(const mnw_scoring *sc) { return sc->gap_open != sc->gap_extend; }
+
+/* Substitution score of two codes (the rule above). */
+static inline int mnw_sub(const mnw_scoring *sc, uint8_t a, uint8_t b)
+{
+    if (a >= 4 || b >= 4) return 0;
+    return a == b ? sc->match : sc->mismatch;
+}
+
+/* Penalty of a gap run of len columns (0 for len 0). */
+static inline int64_t mnw_gapcost(const mnw_scoring *sc, int64_t len)
+{
+    return len <= 0 ? 0 : sc->gap_open + (len - 1) * sc->gap_extend;
+}
+
+/* Validate ranges; returns 0, or -1 with e set. */
+int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e) MNW_MUST_CHECK;
+
+/* 1 if every DP value (and every candidate one step from it) of an m x n
+ * alignment lies strictly inside the int16 range with room for the -inf
+ * sentinel under saturating arithmetic; 0 if 32-bit lanes are needed.
+ * The bound: H <= match * min(m, n); H >= min(-gapcost(m), -gapcost(n),
+ * min(m, n) * min_sub - gapcost(|m - n|)), as docs/SCORING.md derives. */
+int mnw_fits16(const mnw_scoring *sc, int m, int n);
+
+#endif

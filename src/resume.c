@@ -1,0 +1,174 @@
+/* resume.c - see resume.h. */
+#include "src/resume.h"
+#include "lib/regfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "lib/outsel.h"
+#include "lib/statfmt.h"
+#include "cld/verify.h"
+
+/* A result-changing setting: its bookmark key (an option name) and the
+ * options that set it. */
+typedef struct {
+    const char *key;
+    const char *opt[3];
+} rsetting;
+
+static const rsetting rsettings[] = {
+    {"match", {"match"}},
+    {"mismatch", {"mismatch"}},
+    {"gap-open", {"gap-open"}},   /* --gap marks gap-open and gap-extend */
+    {"gap-extend", {"gap-extend"}},
+    {"free-end-gaps", {"free-end-gaps"}},
+    {"iddef", {"iddef", "countends"}}, /* the name carries countends ("-noends") */
+    {"cutoff", {"cutoff"}},
+    {"cigar", {"cigar"}},
+    {"outputs", {"outputs", "phylip"}}, /* --phylip adds phylip to the list */
+    {"gzip-level", {"gzip-level"}},
+    {"worklist-size", {"worklist-size"}},
+    {"shard", {"shard"}}, /* which pairs; a bookmark without it is a whole run's */
+};
+#define NRS (sizeof rsettings / sizeof *rsettings)
+
+static const char *yes_no(int x) { return x ? "yes" : "no"; }
+
+/* The canonical value of setting k in o (what mnw_opts_set reads back). */
+static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
+{
+    const char *key = rsettings[k].key;
+    if (!strcmp(key, "match")) snprintf(v, n, "%d", o->sc.match);
+    else if (!strcmp(key, "mismatch")) snprintf(v, n, "%d", o->sc.mismatch);
+    else if (!strcmp(key, "gap-open")) snprintf(v, n, "%d", o->sc.gap_open);
+    else if (!strcmp(key, "gap-extend")) snprintf(v, n, "%d", o->sc.gap_extend);
+    else if (!strcmp(key, "free-end-gaps")) snprintf(v, n, "%s", yes_no(o->sc.free_ends));
+    else if (!strcmp(key, "iddef")) snprintf(v, n, "%s", mnw_iddef_name(&o->iddef));
+    else if (!strcmp(key, "cutoff")) {
+        if (o->cutoff < 0) snprintf(v, n, "none");
+        else snprintf(v, n, "%.17g", o->cutoff);
+    } else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
+    else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
+    else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
+    else if (!strcmp(key, "shard")) mnw_shard_format(&o->shard, v, n);
+    else snprintf(v, n, "%llu", (unsigned long long)o->worklist_size);
+}
+
+int mnw_resume_put_settings(const mnw_opts *o, const char *input_path, mnw_bookmark *b, mnw_err *e)
+{
+    if (mnw_bookmark_set(b, "input", input_path, e)) return -1;
+    for (size_t k = 0; k < NRS; k++) {
+        char v[64];
+        value_of(o, k, v, sizeof v);
+        if (mnw_bookmark_set(b, rsettings[k].key, v, e)) return -1;
+    }
+    return 0;
+}
+
+static int given(const mnw_opts *o, size_t k)
+{
+    for (int x = 0; x < 3 && rsettings[k].opt[x]; x++)
+        if (mnw_opts_given(o, rsettings[k].opt[x])) return 1;
+    return 0;
+}
+
+/* The bookmark's value of setting k (outputs: mnw_bookmark_outputs's, in
+ * canonical spelling, in buf). NULL when it has none. */
+static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t cap)
+{
+    if (!strcmp(rsettings[k].key, "shard")) { /* none before shards existed */
+        const char *v = mnw_bookmark_get(b, "shard");
+        return v ? v : "none";
+    }
+    if (strcmp(rsettings[k].key, "outputs")) return mnw_bookmark_get(b, rsettings[k].key);
+    int mask;
+    mnw_err ignored;
+    if (mnw_bookmark_outputs(b, "", &mask, &ignored)) return NULL;
+    return mnw_outsel_format(mask, buf, cap);
+}
+
+int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw_err *e)
+{
+    const char *in = mnw_bookmark_get(b, "input");
+    if (!in) return mnw_err_set(e, "%s: no input recorded (setting input)", bmpath);
+    int outputs;
+    if (mnw_bookmark_outputs(b, bmpath, &outputs, e)) return -1; /* a damaged list is named as such */
+    char ob[64];
+    for (size_t k = 0; k < NRS; k++) {
+        const char *bv = bm_value(b, k, ob, sizeof ob);
+        if (!bv) return mnw_err_set(e, "%s: setting %s missing", bmpath, rsettings[k].key);
+        char v[64];
+        value_of(o, k, v, sizeof v);
+        if (given(o, k) && strcmp(v, bv))
+            return mnw_err_set(e, "%s: the run was made with %s %s, and this command asks for %s %s; a resumed run "
+                                  "keeps its settings (leave the option out, or start a new run in another directory)",
+                               bmpath, rsettings[k].key, bv, rsettings[k].key, v);
+    }
+    char where[4200];
+    snprintf(where, sizeof where, "%s", bmpath);
+    for (size_t k = 0; k < NRS; k++)
+        if (mnw_opts_set(o, rsettings[k].key, bm_value(b, k, ob, sizeof ob), where, e)) return -1;
+    o->countends = -1; /* the iddef name carries it */
+    o->phylip = 0;     /* the outputs list carries it */
+    if (!mnw_opts_given(o, "input")) {
+        free(o->input);
+        o->input = mnw_xstrdup(in);
+    }
+    return 0;
+}
+
+int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mnw_outspec *sp,
+                             uint64_t bytes[MNW_NOUT], mnw_err *e)
+{
+    for (int o = 0; o < MNW_NOUT; o++) {
+        bytes[o] = 0;
+        if (!sp->enabled[o]) continue;
+        int k = 0;
+        while (k < b->nout && strcmp(b->out_name[k], mnw_out_name[o])) k++;
+        if (k == b->nout)
+            return mnw_err_set(e, "%s/%s: %s lists no length for this output", outdir, mnw_out_name[o],
+                               MNW_BOOKMARK_FILE);
+        char path[4200], n1[32];
+        snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[o]);
+        const uint64_t len = b->out_bytes[k];
+        /* never blocks: a FIFO or a device in its place is refused */
+        struct stat sb;
+        int fd = mnw_open_regular(path, O_RDONLY, 0, &sb, e);
+        if (fd == -1)
+            return mnw_err_set(e, "%s: %s; the bookmark says it holds %llu bytes: cannot resume (start again with --force)",
+                               path, strerror(errno), (unsigned long long)len);
+        if (fd == -2)
+            return mnw_err_set(e, "%s: is not a regular file (%s): cannot resume", path, mnw_file_kind(sb.st_mode));
+        if ((uint64_t)sb.st_size < len) {
+            close(fd);
+            return mnw_err_set(e, "%s: %llu bytes, shorter than the %llu the bookmark says were written: the file was "
+                                  "cut or replaced after the bookmark; cannot resume (start again with --force)",
+                               path, (unsigned long long)sb.st_size, (unsigned long long)len);
+        }
+        if (!b->out_sum[k]) {
+            close(fd);
+            LOG_WARN("%s: the bookmark (of an mnw from before output checksums) holds no checksum of it: only its "
+                     "length (%s bytes) is checked",
+                     path, mnw_statfmt_count(len, n1));
+        } else {
+            mnw_verify_diff d;
+            int rc = mnw_verify_fd(fd, path, b->out_sum[k], &d, e);
+            close(fd);
+            if (rc) return -1;
+            if (!d.same) {
+                char what[160];
+                mnw_verify_describe(&d, what, sizeof what);
+                return mnw_err_set(e, "%s: %s (the checksums in %s): the file was changed after it was written; cannot "
+                                      "resume (mnw verify %s checks every output; start again with --force)",
+                                   path, what, MNW_BOOKMARK_FILE, outdir);
+            }
+        }
+        bytes[o] = len;
+    }
+    return 0;
+}

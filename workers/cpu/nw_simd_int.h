@@ -1,0 +1,317 @@
+/* nw_simd_int.h - the CPU kernel, written once and instantiated per instruction
+ * set and score width by nw_avx512.c, nw_avx2.c and nw_sse41.c (they define
+ * the V_* macros below and include this file). Private to workers/cpu.
+ *
+ * Layout: one query q (rows r = 1..m) against LANES targets (columns
+ * c = 1..n_l, one target per lane). The DP walks row by row; a row holds one
+ * vector per column. Lanes whose target is shorter than the longest compute
+ * padding columns past their end; those never feed a cell at or before the
+ * lane's own last column, so results are exact.
+ *
+ * Direction bits (docs/SCORING.md): for each cell vector one DIR_T word
+ * (32 bits; 64 for 32 lanes) holding two bits per lane, A and B, packed by
+ * V_DIRBITS and found again at
+ * V_POS_A(lane) / V_POS_B(lane):
+ *   linear: A = H came from the diagonal; B = the left gap (D) is strictly
+ *           better than the upper one (I), so without A: B ? D : I
+ *   affine: word 0: A = H equals the diagonal, B = H equals E (I);
+ *           word 1: A = E extended (strictly better than opening), B = F
+ *           extended
+ * These are the bits of workers/tb/trace.h; its mnw_dirview describes this
+ * layout (lane l: a_bit = V_POS_A(l), b_bit = V_POS_B(l), ext_bit = one
+ * DIR_T word), and mnw_tb_trace, the one trace-back, walks them.
+ *
+ * Two entry points per variant: V_NAME_dirs computes the direction bits into
+ * the caller's buffer (mnw_nw_dir_bytes) and fills, per lane, the view, the
+ * end cell (chosen here with free end gaps: it needs the H values) and the
+ * score; V_NAME does that into the workspace and traces every lane (or, in
+ * counts mode, ws->figs set, counts each lane's figures: mnw_tb_finish).
+ *
+ * Required macros: V_NAME (function name), V_T (vector type), S_T (lane score
+ * type), LANES, DIR_T, V_DIRBITS(maskA, maskB) -> DIR_T, V_POS_A(l), V_POS_B(l),
+ * V_NEG (the -inf sentinel), V_SET1, V_ADD (saturating for 16 bit), V_MAX,
+ * V_CMPEQ, V_CMPGT, V_LOAD, V_STORE (aligned).
+ */
+
+void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+                            const uint8_t *const *t, const int *n, int count, void *dirbuf, mnw_tb_end *ends)
+{
+    int nl[LANES];
+    int maxn = 0;
+    for (int l = 0; l < LANES; l++) {
+        nl[l] = l < count ? n[l] : 0;
+        if (nl[l] > maxn) maxn = nl[l];
+    }
+    const int affine = mnw_scoring_affine(sc);
+    const int fe = sc->free_ends;
+    const size_t W = (size_t)maxn + 1; /* vectors per row, column 0 included */
+
+    /* Which codes occur in the query: one profile row per code present. */
+    int slot[MNW_NCODES];
+    int nslot = 0;
+    for (int k = 0; k < MNW_NCODES; k++) slot[k] = -1;
+    for (int r = 0; r < m; r++)
+        if (slot[q[r]] < 0) slot[q[r]] = nslot++;
+
+    size_t rows_need = (3 + (size_t)nslot) * W * sizeof(V_T) + W;
+    mnw_ws_reserve(&ws->rows, &ws->rows_bytes, rows_need);
+    V_T *hrow = (V_T *)ws->rows;
+    V_T *erow = hrow + W;
+    V_T *row1 = erow + W; /* free end gaps, two rows per pass: row r0's H at last columns */
+    V_T *prof = row1 + W;
+    S_T *profs = (S_T *)prof;
+    for (int k = 0; k < MNW_NCODES; k++) {
+        if (slot[k] < 0) continue;
+        S_T *p = profs + (size_t)slot[k] * W * LANES;
+        for (int l = 0; l < LANES; l++) p[l] = 0;
+        for (int l = 0; l < LANES; l++) {
+            const uint8_t *tl = t[l < count ? l : 0];
+            for (int c = 1; c <= nl[l]; c++) p[(size_t)c * LANES + l] = (S_T)mnw_sub(sc, (uint8_t)k, tl[c - 1]);
+            for (int c = nl[l] + 1; c <= maxn; c++) p[(size_t)c * LANES + l] = 0;
+        }
+    }
+
+    /* islast[c]: column c is some lane's last column (free end gaps) */
+    uint8_t *islast = (uint8_t *)(prof + (size_t)nslot * W);
+    if (fe) {
+        memset(islast, 0, W);
+        for (int l = 0; l < count; l++) islast[nl[l]] = 1;
+    }
+    DIR_T *dir = (DIR_T *)dirbuf;
+    size_t lc_need = (size_t)LANES * ((size_t)m + 1);
+    if (fe && ws->lastcol_n < lc_need) {
+        free(ws->lastcol);
+        ws->lastcol = mnw_xmalloc(lc_need * sizeof(int32_t));
+        ws->lastcol_n = lc_need;
+    }
+
+    const S_T go = (S_T)sc->gap_open, ge = (S_T)sc->gap_extend;
+    const V_T vgo = V_SET1((S_T)-go), vge = V_SET1((S_T)-ge);
+    const V_T vneg = V_SET1((S_T)V_NEG);
+    /* row 0 */
+    for (size_t c = 0; c <= (size_t)maxn; c++) {
+        S_T h0 = fe ? 0 : (S_T)-mnw_gapcost(sc, (int64_t)c);
+        V_STORE(&hrow[c], V_SET1(h0));
+        V_STORE(&erow[c], vneg);
+    }
+    if (fe)
+        for (int l = 0; l < LANES; l++) ws->lastcol[(size_t)l * (m + 1)] = 0;
+
+    int r0 = 1;
+    if (!affine) {
+        /* Linear gaps: two rows per pass, so row r's H stays in a register
+         * for row r+1 and the H row is loaded and stored once per two rows.
+         * Same recurrence and bits. With free end gaps row r's H is kept
+         * (row1) at the columns where a lane's target ends. */
+        for (; r0 + 1 <= m; r0 += 2) {
+            const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
+            const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
+            V_T hdiag1 = V_LOAD(&hrow[0]);
+            V_T hleft1 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0));
+            V_T hleft2 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0 + 1));
+            V_STORE(&hrow[0], hleft2);
+            V_T hdiag2 = hleft1;
+            V_T hg1 = V_ADD(hleft1, vgo), hg2 = V_ADD(hleft2, vgo);
+            DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn;
+            DIR_T *dr2 = dr1 + maxn;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up1 = V_LOAD(&hrow[c]);
+                V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
+                V_T u1 = V_ADD(up1, vgo);
+                V_T h1 = V_MAX(V_MAX(d1, u1), hg1);
+                dr1[c - 1] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPGT(hg1, u1));
+                if (fe && islast[c]) V_STORE(&row1[c], h1);
+                hg1 = V_ADD(h1, vgo); /* also row r0+1's upper gap */
+                hdiag1 = up1;
+                V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
+                V_T h2 = V_MAX(V_MAX(d2, hg1), hg2);
+                dr2[c - 1] = V_DIRBITS(V_CMPEQ(h2, d2), V_CMPGT(hg2, hg1));
+                hg2 = V_ADD(h2, vgo);
+                hdiag2 = h1;
+                V_STORE(&hrow[c], h2);
+            }
+            if (fe) { /* H of both rows at each lane's last column */
+                const S_T *h1s = (const S_T *)row1, *h2s = (const S_T *)hrow;
+                for (int l = 0; l < count; l++) {
+                    size_t at = (size_t)nl[l] * LANES + (size_t)l;
+                    ws->lastcol[(size_t)l * (m + 1) + r0] = nl[l] ? h1s[at] : 0;
+                    ws->lastcol[(size_t)l * (m + 1) + r0 + 1] = h2s[at];
+                }
+            }
+        }
+    }
+    if (affine) {
+        /* Affine gaps: two rows per pass as above; row r's H and E feed row
+         * r+1 from registers. */
+        for (; r0 + 1 <= m; r0 += 2) {
+            const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
+            const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
+            V_T hdiag1 = V_LOAD(&hrow[0]);
+            V_T hleft1 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0));
+            V_T hleft2 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0 + 1));
+            V_STORE(&hrow[0], hleft2);
+            V_T hdiag2 = hleft1;
+            V_T f1 = vneg, f2 = vneg;
+            DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn * 2;
+            DIR_T *dr2 = dr1 + (size_t)maxn * 2;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up1 = V_LOAD(&hrow[c]);
+                V_T eo1 = V_ADD(up1, vgo), ex1 = V_ADD(V_LOAD(&erow[c]), vge);
+                V_T e1 = V_MAX(eo1, ex1);
+                V_T fo1 = V_ADD(hleft1, vgo), fx1 = V_ADD(f1, vge);
+                f1 = V_MAX(fo1, fx1);
+                V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
+                V_T h1 = V_MAX(V_MAX(d1, e1), f1);
+                dr1[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPEQ(h1, e1));
+                dr1[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex1, eo1), V_CMPGT(fx1, fo1));
+                if (fe && islast[c]) V_STORE(&row1[c], h1);
+                hdiag1 = up1;
+                hleft1 = h1;
+                V_T eo2 = V_ADD(h1, vgo), ex2 = V_ADD(e1, vge);
+                V_T e2 = V_MAX(eo2, ex2);
+                V_T fo2 = V_ADD(hleft2, vgo), fx2 = V_ADD(f2, vge);
+                f2 = V_MAX(fo2, fx2);
+                V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
+                V_T h2 = V_MAX(V_MAX(d2, e2), f2);
+                dr2[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h2, d2), V_CMPEQ(h2, e2));
+                dr2[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex2, eo2), V_CMPGT(fx2, fo2));
+                hdiag2 = h1;
+                hleft2 = h2;
+                V_STORE(&hrow[c], h2);
+                V_STORE(&erow[c], e2);
+            }
+            if (fe) { /* H of both rows at each lane's last column */
+                const S_T *h1s = (const S_T *)row1, *h2s = (const S_T *)hrow;
+                for (int l = 0; l < count; l++) {
+                    size_t at = (size_t)nl[l] * LANES + (size_t)l;
+                    ws->lastcol[(size_t)l * (m + 1) + r0] = nl[l] ? h1s[at] : 0;
+                    ws->lastcol[(size_t)l * (m + 1) + r0 + 1] = h2s[at];
+                }
+            }
+        }
+    }
+    for (int r = r0; r <= m; r++) {
+        const V_T *pr = prof + (size_t)slot[q[r - 1]] * W;
+        V_T hdiag = V_LOAD(&hrow[0]);
+        V_T hleft = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r));
+        V_STORE(&hrow[0], hleft);
+        if (!affine) {
+            DIR_T *dr = dir + (size_t)(r - 1) * maxn;
+            V_T hg = V_ADD(hleft, vgo); /* H[r][c-1] + gap: the only add on the critical path */
+            for (int c = 1; c <= maxn; c++) {
+                V_T up = V_LOAD(&hrow[c]);
+                V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
+                V_T u = V_ADD(up, vgo);
+                V_T h = V_MAX(V_MAX(d, u), hg);
+                /* bit A: H came from the diagonal; bit B: the left gap is strictly
+                 * better than the upper one (so, without A, D rather than I) */
+                dr[c - 1] = V_DIRBITS(V_CMPEQ(h, d), V_CMPGT(hg, u));
+                V_STORE(&hrow[c], h);
+                hdiag = up;
+                hg = V_ADD(h, vgo);
+            }
+        } else {
+            DIR_T *dr = dir + (size_t)(r - 1) * maxn * 2;
+            V_T f = vneg;
+            for (int c = 1; c <= maxn; c++) {
+                V_T up = V_LOAD(&hrow[c]);
+                V_T eo = V_ADD(up, vgo), ex = V_ADD(V_LOAD(&erow[c]), vge);
+                V_T e = V_MAX(eo, ex);
+                V_T fo = V_ADD(hleft, vgo), fx = V_ADD(f, vge);
+                f = V_MAX(fo, fx);
+                V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
+                V_T h = V_MAX(V_MAX(d, e), f);
+                dr[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h, d), V_CMPEQ(h, e));
+                dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex, eo), V_CMPGT(fx, fo));
+                V_STORE(&hrow[c], h);
+                V_STORE(&erow[c], e);
+                hdiag = up;
+                hleft = h;
+            }
+        }
+        if (fe) {
+            const S_T *hs = (const S_T *)hrow;
+            for (int l = 0; l < count; l++)
+                ws->lastcol[(size_t)l * (m + 1) + r] = hs[(size_t)nl[l] * LANES + l];
+        }
+    }
+
+    /* End cells, lane by lane (the trace-back is mnw_tb_trace's). */
+    const S_T *hs = (const S_T *)hrow;
+    const uint64_t wbits = 8 * sizeof(DIR_T);
+    const uint64_t cbits = wbits * (affine ? 2 : 1);
+    for (int l = 0; l < count; l++) {
+        int nn = nl[l];
+        int re = m, ce = nn;
+        int32_t best = hs[(size_t)nn * LANES + l];
+        if (fe) {
+            int bc = 0, br = 0;
+            int32_t vbc = hs[l], vbr = ws->lastcol[(size_t)l * (m + 1)];
+            for (int c = 0; c <= nn; c++)
+                if (hs[(size_t)c * LANES + l] >= vbc) {
+                    vbc = hs[(size_t)c * LANES + l];
+                    bc = c;
+                }
+            const int32_t *lc = ws->lastcol + (size_t)l * (m + 1);
+            for (int r = 0; r <= m; r++)
+                if (lc[r] >= vbr) {
+                    vbr = lc[r];
+                    br = r;
+                }
+            if (vbc >= vbr) {
+                re = m;
+                ce = bc;
+                best = vbc;
+            } else {
+                re = br;
+                ce = nn;
+                best = vbr;
+            }
+        }
+        mnw_tb_end *en = &ends[l];
+        en->v.base = (const uint8_t *)dirbuf;
+        en->v.base_bit = 0;
+        en->v.row_bits = (uint64_t)maxn * cbits;
+        en->v.col_bits = cbits;
+        en->v.a_bit = (uint32_t)V_POS_A(l);
+        en->v.b_bit = (uint32_t)V_POS_B(l);
+        en->v.ext_bit = (uint32_t)wbits;
+        en->v.rshift = 0;
+        en->v.sub_bits = 0;
+        en->v.b_up = 0;
+        en->v.tr = 0;
+        en->v.stream = 0;
+        en->re = re;
+        en->ce = ce;
+        en->score = best;
+    }
+}
+
+void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+            const uint8_t *const *t, const int *n, int count, mnw_aln *out)
+{
+    int maxn = 0;
+    for (int l = 0; l < count; l++)
+        if (n[l] > maxn) maxn = n[l];
+    const int affine = mnw_scoring_affine(sc);
+    mnw_ws_reserve(&ws->dir, &ws->dir_bytes, mnw_nw_dir_bytes(sizeof(DIR_T), m, maxn, affine));
+    mnw_tb_end ends[LANES];
+    MNW_CAT(V_NAME, _dirs)(ws, sc, q, m, t, n, count, ws->dir, ends);
+    for (int l = 0; l < count; l++) mnw_tb_finish(&ends[l], affine, q, m, t[l], n[l], ws->figs, &out[l]);
+}
+
+/* The per-variant macros end here, so the next instantiation can define
+ * its own (V_T, V_LOAD and V_STORE are per instruction set and stay). */
+#undef V_NAME
+#undef S_T
+#undef LANES
+#undef V_DIRBITS
+#undef DIR_T
+#undef V_POS_A
+#undef V_POS_B
+#undef V_NEG
+#undef V_SET1
+#undef V_ADD
+#undef V_MAX
+#undef V_CMPEQ
+#undef V_CMPGT

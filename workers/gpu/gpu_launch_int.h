@@ -1,0 +1,34 @@
+/* gpu_launch_int.h - private to workers/gpu (CUDA files only): the kernel
+ * launchers of gpu_kernels.cu, called by the host side (gpu_dev.cu) on a
+ * batch's stream. They enqueue and return; errors surface through the
+ * stream (cudaGetLastError / the batch's events).
+ * Thread-safety: call from the thread that owns the stream.
+ */
+#ifndef MNW_GPU_LAUNCH_H
+#define MNW_GPU_LAUNCH_H
+
+#include <cuda_runtime.h>
+
+#include "workers/gpu/gpu_kern_int.h"
+
+/* The matrix kernel `kind` (MNW_GPU_K_*) on pairs[idx[0 .. np)]: direction
+ * words of pair p at var + pairs[p].dir (none when dirs = 0: benchmarks),
+ * its boundary rows at var + pairs[p].bnd; ends[p] gets end cell and
+ * score. DSCAN2, TILED2 (linear gaps only): np units, unit u the pairs
+ * idx[2u] and idx[2u + 1] (equal: one pair alone), which share sequence a.
+ * np = 0 launches nothing. */
+void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np,
+                        const uint8_t *codes, const mnw_gpu_kscore *sc, uint8_t *var, mnw_gpu_kend *ends);
+
+/* Device trace-back: one thread per pair walks its direction words
+ * (trace_walk.h) into its run slot (var + pairs[x].runs), then copies the runs
+ * to packed[off .. off + nruns) with off taken from an atomic counter hdr[0]
+ * (zeroed by the caller); hdr[1 + x] = nruns, hdr[1 + np + x] = off.
+ * figs not NULL (counts mode, issue 20): the same walk counts the figures
+ * (mnw_tb_walk_fig with the table *figs) and writes them instead of runs,
+ * MNW_GPU_FIG_WORDS words in the order of mnw_pathfig's fields; no run slot
+ * is used. */
+void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
+                       uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs);
+
+#endif
