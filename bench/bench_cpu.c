@@ -374,7 +374,7 @@ int main(int argc, char **argv)
     char model[256], flags[128], host[256] = "?", date[64], vsver[256] = "not used";
     cpu_model(model, sizeof model);
     cpu_flags(flags, sizeof flags);
-    gethostname(host, sizeof host);
+    mnw_hostname(host, sizeof host, 0);
     time_t tt = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&tt));
     struct utsname un;

@@ -22,7 +22,7 @@
 # Defaults: 6000 sequences (17,997,000 pairs), 3 workers per rank, both
 # output modes, ranks 1 2 4 8 (one rank: rank0 only).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 nseq=6000 wpr=3 vias="rank0 mpiio"
 while getopts n:w:v: o; do
     case $o in n) nseq=$OPTARG ;; w) wpr=$OPTARG ;; v) vias=$OPTARG ;; *) exit 2 ;; esac
@@ -38,7 +38,7 @@ zcat data/16s-500.fa.gz | awk -v n="$nseq" '
     > "$tmp/short.fa"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 npairs=$((nseq * (nseq - 1) / 2))
-echo "# mnw CLD cost: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# mnw CLD cost: $(bench_stamp)"
 echo "# cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs"
 echo "# data: $nseq windows of 16 bases from data/16s-500.fa.gz ($npairs pairs), work lists of 5000, $wpr workers per rank"
 echo "# command: bench/run_cld.sh -n $nseq -w $wpr -v \"$vias\" $ranks"

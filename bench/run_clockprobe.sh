@@ -3,7 +3,7 @@
 # AVX-512 work (bench/clockprobe.c): one copy alone on cpu 0, then N copies
 # at once, one per cpu 0..N-1, twice each.   bench/run_clockprobe.sh [N] [ITERS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 N=${1:-14} iters=${2:-400000000}
 mkdir -p build/bench
 make -s build/bench/clockprobe

@@ -5,7 +5,7 @@
 # TAG defaults to the CPU model's first word after the vendor, lower-cased,
 # plus the number of CPUs (e.g. epyc-2c).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 model=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//')
 tag=${1:-$(echo "$model" | sed -E 's/^(AMD|Intel\(R\)) *//; s/(Core|Xeon)\(TM\)? *//; s/\(R\)//g' |
             awk '{print tolower($1)}')-$(nproc)c}

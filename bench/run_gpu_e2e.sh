@@ -6,7 +6,7 @@
 # cells = len1 x len2), and the GPU lines of mnw.log. Output goes to
 # bench/tmp/e2e-LABEL (replaced).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 data=$1 label=$2; shift 2
 out=bench/tmp/e2e-$label
 rm -rf "$out"; mkdir -p bench/tmp

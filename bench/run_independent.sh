@@ -7,7 +7,7 @@
 # processes; the hardware's = W independent / (W x 1 alone).
 #   bench/run_independent.sh [-d FASTA] [-n NSEQ] [-w WORKLIST] [-k REPEATS] [W]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 data=${MNW_BENCH_DATA:-../shared/data/16s/16s-2k.fa.gz}
 nseq=300 wl=100 reps=2
 while getopts d:n:w:k: o; do
@@ -19,7 +19,7 @@ W=${1:-14}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mnw-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 { zcat -f "$data" || true; } | awk -v n="$nseq" '/^>/{k++} k>n{exit} {print}' > "$tmp/in.fa"
-echo "# mnw runtime vs hardware scaling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s)"
+echo "# mnw runtime vs hardware scaling: $(bench_stamp)"
 echo "# cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs"
 echo "# data: first $nseq sequences of $data; work lists of $wl; W = $W"
 echo "# command: bench/run_independent.sh -d $data -n $nseq -w $wl -k $reps $W"

@@ -4,7 +4,7 @@
 # AVX-512, and on short sequences whose direction matrices stay in cache.
 #   bench/run_placement.sh [FASTA.gz] [NSEQ]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 data=${1:-devdata/16s-2k.fa.gz} nseq=${2:-300}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 { zcat -f "$data" || true; } | awk -v n="$nseq" '/^>/{k++} k>n{exit} {print}' > "$tmp/in.fa"

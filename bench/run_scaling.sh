@@ -12,7 +12,7 @@
 # backwards, so a slow spell of a shared machine hits all of them), and the
 # table shows the fastest run of each. MNW_BENCH_ARGS adds mnw options.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 data=${MNW_BENCH_DATA:-../shared/data/16s/16s-2k.fa.gz}
 nseq=1000 wl=1000 ranks=2 reps=1
 while getopts d:n:w:r:k: o; do
@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 { zcat -f "$data" || true; } | awk -v n="$nseq" '/^>/{k++} k>n{exit} {print}' > "$tmp/in.fa"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-echo "# mnw CPU worker scaling: $(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s)"
+echo "# mnw CPU worker scaling: $(bench_stamp)"
 echo "# cpu: $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs"
 echo "# data: first $nseq sequences of $data; work lists of $wl pairs; cells = len_i x len_j"
 echo "# mnw options added: ${MNW_BENCH_ARGS:-none}"

@@ -46,8 +46,7 @@ void mnw_cldnet_free(mnw_cldnet *n)
     mnw_buf_free(&n->rx);
     for (int r = 0; n->place && r < n->size; r++) mnw_buf_free(&n->place[r]);
     free(n->place);
-    for (size_t k = 0; k < n->nsends; k++) mnw_buf_free(&n->sends[k].buf);
-    free(n->sends);
+    mnw_mpi_sends_free(&n->sends);
     mnw_buf_free(&n->wbuf);
     mnw_wire_written_free(&n->rec);
     memset(n, 0, sizeof *n);
@@ -139,33 +138,7 @@ static int drain_places(mnw_cldnet *n, mnw_err *e)
     }
     for (int k = 1; did && k < n->size; k++) {
         if (!n->place[k].len) continue;
-        if (n->nsends == n->sends_cap) {
-            n->sends_cap = n->sends_cap ? 2 * n->sends_cap : 16;
-            n->sends = mnw_xrealloc(n->sends, n->sends_cap * sizeof *n->sends);
-        }
-        mnw_cldnet_recv *sd = &n->sends[n->nsends++];
-        sd->buf = n->place[k]; /* the buffer goes with the send; a fresh one for the next */
-        sd->src = k;
-        mnw_buf_init(&n->place[k]);
-        CHECK_MPI(MPI_Isend(sd->buf.p, (int)sd->buf.len, MPI_BYTE, k, MNW_TAG_PLACE, MPI_COMM_WORLD, &sd->req));
-    }
-    return did;
-}
-
-/* Frees the buffers of PLACE messages MPI is done with. */
-static int reap_sends(mnw_cldnet *n)
-{
-    int did = 0;
-    for (size_t k = 0; k < n->nsends;) {
-        int flag = 0;
-        CHECK_MPI(MPI_Test(&n->sends[k].req, &flag, MPI_STATUS_IGNORE));
-        if (!flag) {
-            k++;
-            continue;
-        }
-        mnw_buf_free(&n->sends[k].buf);
-        n->sends[k] = n->sends[--n->nsends];
-        did = 1;
+        mnw_mpi_sends_post(&n->sends, &n->place[k], k, MNW_TAG_PLACE); /* a fresh buffer for the next */
     }
     return did;
 }
@@ -406,7 +379,7 @@ static int net_poll(void *ctx, mnw_err *e)
     if (n->out) {
         f = sync_own(n, e);
         if (f < 0) return -1;
-        did |= f | reap_sends(n);
+        did |= f | mnw_mpi_sends_reap(&n->sends);
     }
     did |= answer(n);
     if (beat_and_watch(n, e)) return -1;
@@ -449,7 +422,7 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
 static int net_busy(void *ctx)
 {
     mnw_cldnet *n = ctx;
-    int own = n->out && (n->out->npending > 0 || n->nsends > 0); /* own writes wait for their sync; PLACE in flight */
+    int own = n->out && (n->out->npending > 0 || n->sends.n > 0); /* own writes wait for their sync; PLACE in flight */
     if (n->stop_sig) return (!n->dropping && lists_out(n, 1) > 0) || n->nrecvs > 0 || own;
     return !mnw_cld_done(n->cld) || n->nrecvs > 0 || own;
 }
@@ -473,7 +446,7 @@ int mnw_cldnet_finish(mnw_cldnet *n, int status, mnw_err *e)
     for (;;) {
         int all = 1;
         for (int r = 1; r < n->size; r++) all &= n->peer[r].bye;
-        if (all && !n->nsends) break; /* and every PLACE taken (the ranks receive until FIN) */
+        if (all && !n->sends.n) break; /* and every PLACE taken (the ranks receive until FIN) */
         int did = net_poll(n, e);
         if (did < 0) return -1;
         if (!did) {

@@ -26,6 +26,7 @@
 #include <mpi.h>
 
 #include "lib/buf.h"
+#include "lib/mpisend.h"
 #include "cld/cld.h"
 #include "nld/nld.h"
 #include "nld/nldout.h"
@@ -67,9 +68,8 @@ typedef struct {
     void *tick_ctx;
     mnw_nldout *out;        /* output through MPI-IO: rank 0's own writes (NULL: the CLD writes all) */
     mnw_buf *place;         /* by rank: PLACE records to send */
-    mnw_cldnet_recv *sends; /* PLACE messages in flight (MPI_Isend: a rank may be sending
+    mnw_mpi_sends sends;    /* PLACE messages in flight (MPI_Isend: a rank may be sending
                                WRITTEN to rank 0 at the same time) */
-    size_t nsends, sends_cap;
     mnw_buf wbuf;           /* rank 0's WRITTEN records */
     mnw_wire_written rec;   /* scratch */
 } mnw_cldnet;

@@ -79,7 +79,7 @@ typedef struct {
 /* Wall-clock (Unix) time in seconds. */
 double mnw_progress_now(void);
 
-/* Zeroes *p and sets: state "starting", host (gethostname) and pid
+/* Zeroes *p and sets: state "starting", host (mnw_hostname) and pid
  * (getpid) of this process, started = updated = now, eta_s = -1, and
  * nnodes zeroed nodes whose rank is their index. */
 void mnw_progress_init(mnw_progress *p, int nnodes);

@@ -1,16 +1,40 @@
 /* score.c - see score.h. */
 #include "lib/score.h"
 
+#include <string.h>
+
+static const struct {
+    const char *key;
+    int lo, hi;
+} ranges[] = {
+    {"match", 1, 1000}, {"mismatch", -1000, 0}, {"gap", 0, 1000}, {"gap-open", 0, 1000}, {"gap-extend", 0, 1000},
+};
+
+int mnw_scoring_range(const char *key, int *lo, int *hi)
+{
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
+        if (!strcmp(key, ranges[k].key)) {
+            *lo = ranges[k].lo;
+            *hi = ranges[k].hi;
+            return 0;
+        }
+    return -1;
+}
 
 int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
 {
-    const char *why = NULL;
-    if (sc->match <= 0 || sc->match > 1000) why = "--match must be between 1 and 1000";
-    else if (sc->mismatch > 0 || sc->mismatch < -1000) why = "--mismatch must be between -1000 and 0";
-    else if (sc->gap_open < 0 || sc->gap_open > 1000) why = "--gap-open must be between 0 and 1000";
-    else if (sc->gap_extend < 0 || sc->gap_extend > 1000) why = "--gap-extend must be between 0 and 1000";
-    else if (sc->gap_extend > sc->gap_open) why = "--gap-extend must not exceed --gap-open";
-    return why ? mnw_err_set(e, "%s", why) : 0;
+    const struct {
+        const char *key;
+        int v;
+    } set[] = {{"match", sc->match}, {"mismatch", sc->mismatch}, {"gap-open", sc->gap_open}, {"gap-extend", sc->gap_extend}};
+    for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
+        int lo = 0, hi = 0;
+        if (mnw_scoring_range(set[k].key, &lo, &hi)) continue;
+        if (set[k].v < lo || set[k].v > hi)
+            return mnw_err_set(e, "--%s must be between %d and %d", set[k].key, lo, hi);
+    }
+    if (sc->gap_extend > sc->gap_open) return mnw_err_set(e, "--gap-extend must not exceed --gap-open");
+    return 0;
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }

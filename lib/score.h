@@ -43,7 +43,14 @@ static inline int64_t mnw_gapcost(const mnw_scoring *sc, int64_t len)
     return len <= 0 ? 0 : sc->gap_open + (len - 1) * sc->gap_extend;
 }
 
-/* Validate ranges; returns 0, or -1 with e set. */
+/* The one place that holds the scoring settings' ranges: for key "match",
+ * "mismatch", "gap", "gap-open" or "gap-extend" (the long options) sets
+ * *lo and *hi and returns 0; -1 for any other key. The command line and
+ * config files (src/opts.c) and mnw_scoring_check read them here. */
+int mnw_scoring_range(const char *key, int *lo, int *hi);
+
+/* Validate ranges (mnw_scoring_range) and gap-extend <= gap-open, on
+ * settings from any source (a bookmark too); returns 0, or -1 with e set. */
 int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e) MNW_MUST_CHECK;
 
 /* 1 if every DP value (and every candidate one step from it) of an m x n

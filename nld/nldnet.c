@@ -23,8 +23,7 @@ void mnw_nldnet_init(mnw_nldnet *n, const char *cld_host, double timeout)
 
 void mnw_nldnet_free(mnw_nldnet *n)
 {
-    for (size_t k = 0; k < n->nsends; k++) mnw_buf_free(&n->sends[k].buf);
-    free(n->sends);
+    mnw_mpi_sends_free(&n->sends);
     free(n->q);
     mnw_buf_free(&n->rx);
     mnw_buf_free(&n->wbuf);
@@ -49,36 +48,6 @@ static void push_range(mnw_nldnet *n, mnw_range r)
     }
     n->q[(n->qhead + n->qn) % n->qcap] = r;
     n->qn++;
-}
-
-/* A send slot with an empty buffer, kept until MPI is done with it (reap_sends). */
-static mnw_nldnet_send *new_send(mnw_nldnet *n)
-{
-    if (n->nsends == n->sends_cap) {
-        n->sends_cap = n->sends_cap ? 2 * n->sends_cap : 16;
-        n->sends = mnw_xrealloc(n->sends, n->sends_cap * sizeof *n->sends);
-    }
-    mnw_nldnet_send *s = &n->sends[n->nsends++];
-    mnw_buf_init(&s->buf);
-    return s;
-}
-
-/* Frees the buffers of finished sends. */
-static int reap_sends(mnw_nldnet *n)
-{
-    int did = 0;
-    for (size_t k = 0; k < n->nsends;) {
-        int flag = 0;
-        CHECK_MPI(MPI_Test(&n->sends[k].req, &flag, MPI_STATUS_IGNORE));
-        if (flag) {
-            mnw_buf_free(&n->sends[k].buf);
-            n->sends[k] = n->sends[--n->nsends];
-            did = 1;
-        } else {
-            k++;
-        }
-    }
-    return did;
 }
 
 static int receive(mnw_nldnet *n, mnw_err *e)
@@ -166,7 +135,7 @@ static int watch(mnw_nldnet *n, mnw_err *e)
 static int net_poll(void *ctx, mnw_err *e)
 {
     mnw_nldnet *n = ctx;
-    int did = reap_sends(n);
+    int did = mnw_mpi_sends_reap(&n->sends);
     int r = receive(n, e);
     if (r < 0) return -1;
     did |= r;
@@ -183,10 +152,11 @@ static int net_poll(void *ctx, mnw_err *e)
         int k = mnw_nldout_sync(n->out, n->done || n->stop || n->halt_sent || idle, &n->wbuf, e);
         if (k < 0) return -1;
         if (k > 0) { /* not blocking: rank 0 may be sending PLACE to this rank at the same time */
-            mnw_nldnet_send *sd = new_send(n);
-            mnw_buf_put(&sd->buf, n->wbuf.p, n->wbuf.len);
+            mnw_buf b;
+            mnw_buf_init(&b);
+            mnw_buf_put(&b, n->wbuf.p, n->wbuf.len);
             n->wbuf.len = 0;
-            CHECK_MPI(MPI_Isend(sd->buf.p, (int)sd->buf.len, MPI_BYTE, 0, MNW_TAG_WRITTEN, MPI_COMM_WORLD, &sd->req));
+            mnw_mpi_sends_post(&n->sends, &b, 0, MNW_TAG_WRITTEN);
             did = 1;
         }
     }
@@ -198,7 +168,7 @@ static int net_poll(void *ctx, mnw_err *e)
     if (watch(n, e)) return -1;
     /* while results are in flight, keep turning: MPI moves a large message
      * only while both sides call it */
-    return did || n->nsends > 0;
+    return did || n->sends.n > 0;
 }
 
 static int net_next(void *ctx, mnw_range *r, int want)
@@ -233,20 +203,23 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
         send_ctl(MNW_TAG_SIZES, &h, (int)sizeof h);
         return 0;
     }
-    mnw_nldnet_send *s = new_send(n);
-    mnw_wire_pack_result(res, &s->buf);
+    mnw_buf b;
+    mnw_buf_init(&b);
+    mnw_wire_pack_result(res, &b);
     mnw_result_free(res);
-    if (s->buf.len > (size_t)0x7fffffff)
-        return mnw_err_set(e, "a result message of %zu bytes is over MPI's 2 GiB; use a smaller --worklist-size",
-                           s->buf.len);
-    CHECK_MPI(MPI_Isend(s->buf.p, (int)s->buf.len, MPI_BYTE, 0, MNW_TAG_RESULT, MPI_COMM_WORLD, &s->req));
+    if (b.len > (size_t)0x7fffffff) {
+        size_t len = b.len;
+        mnw_buf_free(&b);
+        return mnw_err_set(e, "a result message of %zu bytes is over MPI's 2 GiB; use a smaller --worklist-size", len);
+    }
+    mnw_mpi_sends_post(&n->sends, &b, 0, MNW_TAG_RESULT);
     return 0;
 }
 
 static int net_busy(void *ctx)
 {
     mnw_nldnet *n = ctx;
-    return n->nsends > 0 || (n->out && mnw_nldout_busy(n->out));
+    return n->sends.n > 0 || (n->out && mnw_nldout_busy(n->out));
 }
 
 static int net_abandon(void *ctx) { return ((mnw_nldnet *)ctx)->stop; }

@@ -22,13 +22,9 @@
 #include <mpi.h>
 
 #include "lib/buf.h"
+#include "lib/mpisend.h"
 #include "nld/nld.h"
 #include "nld/nldout.h"
-
-typedef struct {
-    MPI_Request req;
-    mnw_buf buf;
-} mnw_nldnet_send;
 
 typedef struct {
     char cld_host[64];
@@ -38,8 +34,7 @@ typedef struct {
     int fin_status; /* the job's exit status, sent with FIN (0 or MNW_EXIT_STOPPED) */
     int stop;      /* the CLD said STOP: drop the lists in flight */
     int halt_sent; /* this rank's stop signal was passed to the CLD */
-    mnw_nldnet_send *sends;  /* results in flight */
-    size_t nsends, sends_cap;
+    mnw_mpi_sends sends;     /* results (or WRITTEN records) in flight */
     mnw_buf rx;
     double timeout, beat_every, last_beat, last_heard;
     double last_poll; /* mnw_now() of the last watch (0: none yet) */

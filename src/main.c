@@ -407,16 +407,33 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     return 0;
 }
 
-/* The CLD and rank 0's NLD. Returns 0 done, 1 stopped by a signal (the
- * bookmark is written), -1 with e set (then the caller stops every rank),
- * or -2 with e set when the output through MPI-IO could not start (every
- * rank knows and ends by itself). */
-static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, double t_read,
-                     const node_info *nodes, int size, run_start *rs, mnw_err *e)
+/* Rank 0's run, as its steps build it up. */
+typedef struct {
+    const mnw_opts *o;
+    const mnw_jobset *jset;
+    const mnw_seqset *seqs;
+    const node_info *nodes;
+    int size;
+    run_start *rs;
+    uint64_t k0, npairs; /* this run's pairs: k0 .. k0 + npairs - 1 */
+    uint64_t all_workers;
+    mnw_outspec spec;
+    mnw_writer w;
+    mnw_cld cld;
+    int mpiio;
+    mnw_nldout nout;
+    mnw_cldnet net;
+    mnw_cldprog prog;
+    progress_ctx pc;
+} rank0_run;
+
+/* Step 1: the job, in the log: the input, the shard, the scoring, the
+ * outputs and every rank. */
+static void log_job(const rank0_run *R, double t_read)
 {
-    const int workers = nodes[0].workers;
+    const mnw_opts *o = R->o;
+    const mnw_seqset *seqs = R->seqs;
     const uint64_t allpairs = mnw_npairs(seqs->n);
-    const uint64_t k0 = rs->range.k0, npairs = rs->range.count; /* this run's pairs: k0 .. k0 + npairs - 1 */
     size_t min_len = seqs->max_len;
     for (size_t i = 0; i < seqs->n; i++)
         if (mnw_seq_len(seqs, i) < min_len) min_len = mnw_seq_len(seqs, i);
@@ -424,12 +441,12 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
              o->input, seqs->n, min_len, seqs->max_len, (unsigned long long)allpairs, t_read);
     if (o->shard.count) {
         char sh[24];
-        if (npairs)
+        if (R->npairs)
             LOG_INFO("shard %s: pairs %llu to %llu, %llu of the %llu (%.2f%%; the shards' boundaries are balanced by "
                      "cells, at work-list boundaries)",
-                     mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)k0,
-                     (unsigned long long)(k0 + npairs - 1), (unsigned long long)npairs, (unsigned long long)allpairs,
-                     100.0 * (double)npairs / (double)allpairs);
+                     mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)R->k0,
+                     (unsigned long long)(R->k0 + R->npairs - 1), (unsigned long long)R->npairs,
+                     (unsigned long long)allpairs, 100.0 * (double)R->npairs / (double)allpairs);
         else
             LOG_INFO("shard %s: no pair (more shards than work lists of %llu pairs); its outputs are empty",
                      mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)o->worklist_size);
@@ -444,165 +461,245 @@ static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset
              mnw_outsel_needs_runs(mnw_opts_outputs(o), o->cigar) ? "alignments kept as runs (an output needs the CIGAR)"
              : o->counts == 0      ? "alignments kept as runs (--counts no)"
                                    : "counts mode: the figures counted along each path, no runs kept");
-    uint64_t all_workers = 0, all_gpu_lists = 0, all_gpus = 0;
-    for (int r = 0; r < size; r++) {
-        all_workers += (uint64_t)nodes[r].workers;
-        all_gpu_lists += (uint64_t)nodes[r].gpu_lists;
-        all_gpus += (uint64_t)nodes[r].ngpus;
-        LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s; %d GPU%s", r, nodes[r].host, nodes[r].workers,
-                 nodes[r].isa, nodes[r].tb_mode ? "by the trace-back thread (--traceback-thread)" : "in the workers",
-                 nodes[r].ngpus, nodes[r].ngpus == 1 ? "" : "s");
+    for (int r = 0; r < R->size; r++) {
+        const node_info *n = &R->nodes[r];
+        LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s; %d GPU%s", r, n->host, n->workers, n->isa,
+                 n->tb_mode ? "by the trace-back thread (--traceback-thread)" : "in the workers", n->ngpus,
+                 n->ngpus == 1 ? "" : "s");
     }
-    /* Reorder window: room for every node to keep its queue full twice over,
-     * and per GPU room for what it finishes while a CPU worker is still on
-     * an older list (a GPU does a CPU worker's list in a few ms: without it
-     * the oldest CPU list would hold the GPUs back; docs/GPU.md). */
-    uint64_t window = o->reorder_window > 0 ? (uint64_t)o->reorder_window
-                                            : 2 * (all_workers + all_gpu_lists + (uint64_t)size * (uint64_t)(o->prefetch + 1)) +
-                                                  MNW_GPU_WINDOW_LISTS * all_gpus;
-    if (o->reorder_window <= 0 && window < 64) window = 64;
-    LOG_INFO("%d rank%s, %llu CPU workers in all; work lists of %llu pairs, reorder window %llu lists", size,
-             size == 1 ? "" : "s", (unsigned long long)all_workers, (unsigned long long)o->worklist_size,
-             (unsigned long long)window);
+}
 
-    mnw_outspec spec;
-    outspec_from_jobset(jset, seqs, &spec);
-    mnw_writer w;
+/* Step 2: the CLD's reorder window, in work lists: room for every node to
+ * keep its queue full twice over, and per GPU room for what it finishes
+ * while a CPU worker is still on an older list (a GPU does a CPU worker's
+ * list in a few ms: without it the oldest CPU list would hold the GPUs
+ * back; docs/GPU.md). Counts the workers of every rank too. */
+static uint64_t reorder_window(rank0_run *R)
+{
+    const mnw_opts *o = R->o;
+    uint64_t all_gpu_lists = 0, all_gpus = 0;
+    R->all_workers = 0;
+    for (int r = 0; r < R->size; r++) {
+        R->all_workers += (uint64_t)R->nodes[r].workers;
+        all_gpu_lists += (uint64_t)R->nodes[r].gpu_lists;
+        all_gpus += (uint64_t)R->nodes[r].ngpus;
+    }
+    uint64_t window = o->reorder_window > 0
+                          ? (uint64_t)o->reorder_window
+                          : 2 * (R->all_workers + all_gpu_lists + (uint64_t)R->size * (uint64_t)(o->prefetch + 1)) +
+                                MNW_GPU_WINDOW_LISTS * all_gpus;
+    if (o->reorder_window <= 0 && window < 64) window = 64;
+    LOG_INFO("%d rank%s, %llu CPU workers in all; work lists of %llu pairs, reorder window %llu lists", R->size,
+             R->size == 1 ? "" : "s", (unsigned long long)R->all_workers, (unsigned long long)o->worklist_size,
+             (unsigned long long)window);
+    return window;
+}
+
+/* Step 3: the outputs (new, or cut back to a resumed run's bookmark) and
+ * the CLD over them, with its first bookmark. 0, or -1 with e set (nothing
+ * left open). */
+static int open_cld(rank0_run *R, uint64_t window, mnw_err *e)
+{
+    const mnw_opts *o = R->o;
+    outspec_from_jobset(R->jset, R->seqs, &R->spec);
     uint64_t start = 0;
     int wrc;
-    if (rs->resumed) {
-        wrc = mnw_writer_reopen(&w, o->outdir, &spec, rs->bytes, e);
-        start = rs->bm.watermark;
+    if (R->rs->resumed) {
+        wrc = mnw_writer_reopen(&R->w, o->outdir, &R->spec, R->rs->bytes, e);
+        start = R->rs->bm.watermark;
         if (!wrc)
             LOG_INFO("resuming the run in %s at pair %llu of %llu (%.1f%% done); outputs cut to the bookmark's "
                      "lengths",
-                     o->outdir, (unsigned long long)start, (unsigned long long)(k0 + npairs),
-                     npairs ? 100.0 * (double)(start - k0) / (double)npairs : 100.0);
+                     o->outdir, (unsigned long long)start, (unsigned long long)(R->k0 + R->npairs),
+                     R->npairs ? 100.0 * (double)(start - R->k0) / (double)R->npairs : 100.0);
     } else {
-        start = k0;
+        start = R->k0;
         /* the pairs.tsv header: in the whole run's first bytes, so the first shard's */
-        wrc = mnw_writer_open(&w, o->outdir, &spec, jset->gzip_level, o->shard.count == 0 || o->shard.index == 1, e);
+        wrc = mnw_writer_open(&R->w, o->outdir, &R->spec, R->jset->gzip_level,
+                              o->shard.count == 0 || o->shard.index == 1, e);
     }
     if (wrc) {
-        MNW_IGNORE(mnw_writer_close(&w, NULL));
+        MNW_IGNORE(mnw_writer_close(&R->w, NULL));
         return -1;
     }
-    mnw_cld cld;
-    mnw_cld_init(&cld, k0 + npairs, o->worklist_size, window, &w);
-    mnw_cld_start_at(&cld, start);
-    mnw_cld_keep_bookmark(&cld, o->outdir, &rs->tmpl, o->bookmark_every);
-    if (!rs->resumed && mnw_cld_checkpoint(&cld, 1, e)) {
-        MNW_IGNORE(mnw_writer_close(&w, NULL));
-        mnw_cld_free(&cld);
+    mnw_cld_init(&R->cld, R->k0 + R->npairs, o->worklist_size, window, &R->w);
+    mnw_cld_start_at(&R->cld, start);
+    mnw_cld_keep_bookmark(&R->cld, o->outdir, &R->rs->tmpl, o->bookmark_every);
+    if (!R->rs->resumed && mnw_cld_checkpoint(&R->cld, 1, e)) {
+        MNW_IGNORE(mnw_writer_close(&R->w, NULL));
+        mnw_cld_free(&R->cld);
         return -1;
     }
     mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
-    const int mpiio = jset->output_via == MNW_VIA_MPIIO;
-    mnw_nldout nout;
-    if (mpiio) {
+    return 0;
+}
+
+/* Step 4: who writes the outputs (--output-via). Through MPI-IO every rank
+ * opens them (MPI-collective, mnw_nldout_join) and rank 0 places the lists.
+ * 0; -1 with e set; -2 with e set when the start failed on some rank (every
+ * rank knows; the CLD is freed). */
+static int choose_writers(rank0_run *R, mnw_err *e)
+{
+    const mnw_opts *o = R->o;
+    R->mpiio = R->jset->output_via == MNW_VIA_MPIIO;
+    if (R->mpiio) {
         uint64_t base[MNW_NOUT];
-        for (int o2 = 0; o2 < MNW_NOUT; o2++) base[o2] = w.sum[o2].block;
-        if (mnw_cld_place_mode(&cld, e)) {
-            mnw_cld_free(&cld);
+        for (int k = 0; k < MNW_NOUT; k++) base[k] = R->w.sum[k].block;
+        if (mnw_cld_place_mode(&R->cld, e)) {
+            mnw_cld_free(&R->cld);
             return -1;
         }
-        if (mnw_nldout_join(&nout, o->outdir, w.enabled, base, e)) { /* every rank knows: no abort */
+        if (mnw_nldout_join(&R->nout, o->outdir, R->w.enabled, base, e)) { /* every rank knows: no abort */
             size_t l = strlen(e->msg);
             snprintf(e->msg + l, sizeof e->msg - l, "; nothing was aligned (continue with: mnw --resume %s "
                      "--output-via rank0)", o->outdir);
-            mnw_cld_free(&cld);
+            mnw_cld_free(&R->cld);
             return -2;
         }
         LOG_INFO("outputs: every rank writes its own results into %s through MPI-IO (--output-via mpiio); rank 0 "
                  "places them and receives their sizes only",
                  o->outdir);
-    } else if (size > 1) {
+    } else if (R->size > 1) {
         LOG_INFO("outputs: rank 0 receives every result and writes them (--output-via rank0)");
     }
+    return 0;
+}
+
+/* Step 5: the CLD's loop, on the comm thread of rank 0's own NLD: the
+ * network side (mnw_cldnet) serves the other ranks, progress.json and the
+ * log follow the run. 0 (done or stopped), or -1 with e set. */
+static int run_cld_loop(rank0_run *R, mnw_err *e)
+{
+    const mnw_opts *o = R->o;
+    const int size = R->size;
     mnw_cldnet_peer *peers = mnw_xcalloc((size_t)size, sizeof *peers);
     for (int r = 0; r < size; r++) {
-        snprintf(peers[r].host, sizeof peers[r].host, "%s", nodes[r].host);
-        peers[r].workers = nodes[r].workers;
+        snprintf(peers[r].host, sizeof peers[r].host, "%s", R->nodes[r].host);
+        peers[r].workers = R->nodes[r].workers;
     }
-    mnw_cldnet net;
-    mnw_cldnet_init(&net, &cld, size, peers, (double)o->rank_timeout, o->stop_grace);
+    mnw_cldnet_init(&R->net, &R->cld, size, peers, (double)o->rank_timeout, o->stop_grace);
     free(peers);
-    if (mpiio) mnw_cldnet_write_own(&net, &nout);
+    if (R->mpiio) mnw_cldnet_write_own(&R->net, &R->nout);
     int *node_gpus = mnw_xcalloc((size_t)size, sizeof *node_gpus);
-    for (int r = 0; r < size; r++) node_gpus[r] = nodes[r].ngpus;
-    mnw_cldprog prog;
-    mnw_cldprog_init(&prog, &net, node_gpus, o->outdir, o->input, k0, npairs, rs->resumed);
+    for (int r = 0; r < size; r++) node_gpus[r] = R->nodes[r].ngpus;
+    mnw_cldprog_init(&R->prog, &R->net, node_gpus, o->outdir, o->input, R->k0, R->npairs, R->rs->resumed);
     free(node_gpus);
-    mnw_cldprog_update(&prog, "running", NULL, 1);
-    progress_ctx pc = {&cld, mnw_now(), k0, npairs, o->quiet, {{0}}, 0, &prog, &net};
-    net.tick = progress_tick;
-    net.tick_ctx = &pc;
+    mnw_cldprog_update(&R->prog, "running", NULL, 1);
+    R->pc = (progress_ctx){&R->cld, mnw_now(), R->k0, R->npairs, o->quiet, {{0}}, 0, &R->prog, &R->net};
+    R->net.tick = progress_tick;
+    R->net.tick_ctx = &R->pc;
     mnw_eqtab eqt;
-    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
-    mnw_nld_cfg cfg = nld_cfg(o, &js, workers, first_slot(nodes, 0), jset->worklist_size, gpu_sharers(nodes, size, 0));
-    mnw_nld_link link = mnw_cldnet_link(&net, size > 1 ? 0.0005 : 0.25);
+    mnw_job_spec js = {&R->spec, &R->jset->sc, R->jset->gzip_level, counts_table(o, R->jset, &eqt)};
+    mnw_nld_cfg cfg = nld_cfg(o, &js, R->nodes[0].workers, first_slot(R->nodes, 0), R->jset->worklist_size,
+                              gpu_sharers(R->nodes, size, 0));
+    mnw_nld_link link = mnw_cldnet_link(&R->net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
     if (rc == MNW_NLD_DROPPED) rc = 0;
-    if (!rc && size > 1) rc = mnw_cldnet_finish(&net, mnw_cld_done(&cld) ? 0 : MNW_EXIT_STOPPED, e);
-    if (!rc && pc.failed) {
-        *e = pc.err;
+    if (!rc && size > 1) rc = mnw_cldnet_finish(&R->net, mnw_cld_done(&R->cld) ? 0 : MNW_EXIT_STOPPED, e);
+    if (!rc && R->pc.failed) {
+        *e = R->pc.err;
         rc = -1;
     }
     mnw_log_progress_end();
+    return rc;
+}
+
+/* Step 6: closes the outputs and writes the last bookmark (after an error
+ * too, a lost rank, when it can). Returns rc, or -1 with e set when rc was 0
+ * and closing failed. */
+static int close_outputs(rank0_run *R, int rc, mnw_err *e)
+{
     mnw_err e2;
-    if (mpiio) {
-        mnw_nldout_log(&nout);
-        if (mnw_nldout_close(&nout, &e2) && !rc) {
+    if (R->mpiio) {
+        mnw_nldout_log(&R->nout);
+        if (mnw_nldout_close(&R->nout, &e2) && !rc) {
             *e = e2;
             rc = -1;
         }
     }
-    if (mnw_writer_close(&w, &e2) && !rc) {
+    if (mnw_writer_close(&R->w, &e2) && !rc) {
         *e = e2;
         rc = -1;
     }
-    /* the last bookmark: after an error too (a lost rank), when it can */
-    if (mnw_cld_checkpoint(&cld, 1, &e2)) {
+    if (mnw_cld_checkpoint(&R->cld, 1, &e2)) {
         if (!rc) *e = e2;
         else LOG_WARN("no last bookmark: %s (the one before stays)", e2.msg);
         rc = -1;
     }
-    double dt = mnw_now() - pc.t0;
-    uint64_t ran = cld.watermark - cld.start;
+    return rc;
+}
+
+/* Step 7: how the run ended, in progress.json, the log and on the terminal.
+ * Returns rc, or 1 when the run stopped before its end. */
+static int report_end(rank0_run *R, int rc, const mnw_err *e)
+{
+    const mnw_opts *o = R->o;
+    const mnw_cld *cld = &R->cld;
+    double dt = mnw_now() - R->pc.t0;
+    uint64_t ran = cld->watermark - cld->start;
     char why[MNW_ERR_MAX + 64];
-    if (rc) mnw_cldprog_update(&prog, "failed", e->msg, 1);
-    else if (mnw_cld_done(&cld)) mnw_cldprog_update(&prog, "done", NULL, 1);
+    if (rc) mnw_cldprog_update(&R->prog, "failed", e->msg, 1);
+    else if (mnw_cld_done(cld)) mnw_cldprog_update(&R->prog, "done", NULL, 1);
     else {
-        snprintf(why, sizeof why, "stopped by %s", mnw_sig_name(net.stop_sig));
-        mnw_cldprog_update(&prog, "stopped", why, 1);
+        snprintf(why, sizeof why, "stopped by %s", mnw_sig_name(R->net.stop_sig));
+        mnw_cldprog_update(&R->prog, "stopped", why, 1);
     }
-    mnw_cldprog_free(&prog);
-    if (!rc && !mnw_cld_done(&cld)) {
+    mnw_cldprog_free(&R->prog);
+    if (!rc && !mnw_cld_done(cld)) {
         rc = 1;
-        const uint64_t written = cld.watermark - k0; /* of this run's pairs (a shard's) */
-        const double pct = npairs ? 100.0 * (double)written / (double)npairs : 100.0;
-        LOG_WARN("stopped (%s): %llu of %llu pairs written (%.1f%%), %llu in this run; bookmark %s/%s", mnw_sig_name(net.stop_sig),
-                 (unsigned long long)written, (unsigned long long)npairs, pct, (unsigned long long)ran, o->outdir,
-                 MNW_BOOKMARK_FILE);
+        const uint64_t written = cld->watermark - R->k0; /* of this run's pairs (a shard's) */
+        const double pct = R->npairs ? 100.0 * (double)written / (double)R->npairs : 100.0;
+        LOG_WARN("stopped (%s): %llu of %llu pairs written (%.1f%%), %llu in this run; bookmark %s/%s",
+                 mnw_sig_name(R->net.stop_sig), (unsigned long long)written, (unsigned long long)R->npairs, pct,
+                 (unsigned long long)ran, o->outdir, MNW_BOOKMARK_FILE);
         fprintf(stderr, "mnw: stopped by %s: %llu of %llu pairs written (%.1f%%); continue with: mnw --resume %s\n",
-                mnw_sig_name(net.stop_sig), (unsigned long long)written, (unsigned long long)npairs, pct, o->outdir);
+                mnw_sig_name(R->net.stop_sig), (unsigned long long)written, (unsigned long long)R->npairs, pct,
+                o->outdir);
     } else if (!rc) {
-        double gcups = (double)cld.cells / dt / 1e9;
-        mnw_cldnet_log_ranks(&net, dt);
+        double gcups = (double)cld->cells / dt / 1e9;
+        mnw_cldnet_log_ranks(&R->net, dt);
         LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS%s", (unsigned long long)ran, dt,
-                 (double)ran / dt, gcups, rs->resumed ? " (this resumed run's share)" : "");
+                 (double)ran / dt, gcups, R->rs->resumed ? " (this resumed run's share)" : "");
         if (!o->quiet) {
             printf("mnw: aligned %llu pairs of %zu sequences in %.1f s (%.0f pairs/s, %.2f GCUPS, %d rank%s, "
                    "%llu workers)%s\n",
-                   (unsigned long long)ran, seqs->n, dt, (double)ran / dt, gcups, size, size == 1 ? "" : "s",
-                   (unsigned long long)all_workers, rs->resumed ? "; resumed, the run is complete" : "");
+                   (unsigned long long)ran, R->seqs->n, dt, (double)ran / dt, gcups, R->size, R->size == 1 ? "" : "s",
+                   (unsigned long long)R->all_workers, R->rs->resumed ? "; resumed, the run is complete" : "");
             char files[128];
             printf("mnw: results in %s/: %s, mnw.log\n", o->outdir,
                    outputs_files(mnw_opts_outputs(o), files, sizeof files));
         }
     }
-    mnw_cldnet_free(&net);
-    mnw_cld_free(&cld);
+    return rc;
+}
+
+/* The CLD and rank 0's NLD. Returns 0 done, 1 stopped by a signal (the
+ * bookmark is written), -1 with e set (then the caller stops every rank),
+ * or -2 with e set when the output through MPI-IO could not start (every
+ * rank knows and ends by itself). */
+static int run_rank0(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqset *seqs, double t_read,
+                     const node_info *nodes, int size, run_start *rs, mnw_err *e)
+{
+    rank0_run R;
+    memset(&R, 0, sizeof R);
+    R.o = o;
+    R.jset = jset;
+    R.seqs = seqs;
+    R.nodes = nodes;
+    R.size = size;
+    R.rs = rs;
+    R.k0 = rs->range.k0;
+    R.npairs = rs->range.count;
+    log_job(&R, t_read);
+    uint64_t window = reorder_window(&R);
+    if (open_cld(&R, window, e)) return -1;
+    int rc = choose_writers(&R, e);
+    if (rc) return rc;
+    rc = run_cld_loop(&R, e);
+    rc = close_outputs(&R, rc, e);
+    rc = report_end(&R, rc, e);
+    mnw_cldnet_free(&R.net);
+    mnw_cld_free(&R.cld);
     return rc;
 }
 
@@ -656,37 +753,39 @@ static void report(const char *what, const mnw_err *e)
     fprintf(stderr, "mnw: %s%s%s%s\n", who, what ? what : "", what ? ": " : "", e->msg);
 }
 
-/* Everything after the command line was accepted on every rank. */
-static int run(mnw_opts *o)
+/* What a run holds from its start to its end, on every rank. */
+typedef struct {
+    mnw_seqset seqs;
+    mnw_jobset jset;
+    run_start rs; /* rank 0's */
+    double t_read;
+    node_info *nodes;
+} run_state;
+
+/* Step 1 (MPI-collective): rank 0 reads the input (or a resumed run's
+ * bookmark and outputs) and broadcasts the job: whether it can start, then
+ * the packed sequences and job-wide settings in one blob. Returns 0 to go
+ * on; else the exit status, with *done set when there is nothing to do
+ * (a complete run). */
+static int broadcast_job(mnw_opts *o, run_state *S, int *done)
 {
     const int rank = mnw_mpi_rank(), size = mnw_mpi_size();
     mnw_err e;
-    mnw_seqset seqs;
-    mnw_seqset_init(&seqs);
-    double t_read = 0;
-    int rc = 0;
-
-    /* 1. rank 0 reads the input; everyone learns whether that worked. */
     start_head head;
     memset(&head, 0, sizeof head);
     mnw_buf blob;
     mnw_buf_init(&blob);
-    mnw_jobset jset;
-    run_start rs;
-    memset(&rs, 0, sizeof rs);
-    mnw_bookmark_init(&rs.bm);
-    mnw_bookmark_init(&rs.tmpl);
-    rs.lock.fd = -1;
+    *done = 0;
     if (rank == 0) {
-        int r = read_input(o, &seqs, &t_read, &rs, &e);
-        jobset_from_opts(o, &jset); /* after a resume took the bookmark's settings */
+        int r = read_input(o, &S->seqs, &S->t_read, &S->rs, &e);
+        jobset_from_opts(o, &S->jset); /* after a resume took the bookmark's settings */
         if (r < 0) {
             head.status = r == -2 ? 2 : r == -3 ? MNW_EXIT_STOPPED : 1;
             snprintf(head.msg, sizeof head.msg, "%s", e.msg);
         } else if (r == 1) {
             head.complete = 1;
             uint64_t k0, k1;
-            if (mnw_bookmark_range(&rs.bm, rs.bmpath, &k0, &k1, &e)) k0 = k1 = 0; /* read_input checked it */
+            if (mnw_bookmark_range(&S->rs.bm, S->rs.bmpath, &k0, &k1, &e)) k0 = k1 = 0; /* read_input checked it */
             char sh[24];
             if (o->shard.count)
                 printf("mnw: shard %s in %s is complete (%llu pairs, %llu .. %llu); nothing to do\n",
@@ -694,33 +793,32 @@ static int run(mnw_opts *o)
                        (unsigned long long)k0, (unsigned long long)k1);
             else
                 printf("mnw: the run in %s is complete (%llu pairs); nothing to do\n", o->outdir,
-                       (unsigned long long)rs.bm.pairs);
+                       (unsigned long long)S->rs.bm.pairs);
         } else if (size > 1) {
-            mnw_wire_pack_job(&jset, &seqs, &blob);
+            mnw_wire_pack_job(&S->jset, &S->seqs, &blob);
             head.blob_len = blob.len;
         }
     } else {
         mnw_sig_bookmark_state(MNW_SIG_BM_RANK0);
-        jobset_from_opts(o, &jset);
+        jobset_from_opts(o, &S->jset);
     }
     if (size > 1) CHECK_MPI(MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD));
     if (head.complete) {
-        run_start_free(&rs);
+        mnw_buf_free(&blob);
+        *done = 1;
         return 0;
     }
     if (head.status) {
         snprintf(e.msg, sizeof e.msg, "%s", head.msg);
         report(head.status == MNW_EXIT_STOPPED ? "stopped" : "error", &e);
-        mnw_seqset_free(&seqs);
-        run_start_free(&rs);
+        mnw_buf_free(&blob);
         return head.status;
     }
-    /* 2. the packed sequences and job-wide settings, in one broadcast */
     if (size > 1) {
         void *p = blob.p;
         mnw_mpi_bcast_blob(&p, head.blob_len);
         if (rank != 0) {
-            if (mnw_wire_unpack_job(p, head.blob_len, &jset, &seqs, &e)) {
+            if (mnw_wire_unpack_job(p, head.blob_len, &S->jset, &S->seqs, &e)) {
                 report("error", &e);
                 mnw_mpi_abort(1);
             }
@@ -728,8 +826,14 @@ static int run(mnw_opts *o)
         }
     }
     mnw_buf_free(&blob);
+    return 0;
+}
 
-    /* 3. every rank tells rank 0 its host and worker count */
+/* Step 2 (MPI-collective): every rank tells the others its host, workers
+ * and GPUs (S->nodes, one per rank). */
+static void gather_nodes(const mnw_opts *o, run_state *S)
+{
+    const int size = mnw_mpi_size();
     node_info me;
     memset(&me, 0, sizeof me);
     snprintf(me.host, sizeof me.host, "%s", mnw_mpi_host());
@@ -737,12 +841,18 @@ static int run(mnw_opts *o)
     snprintf(me.isa, sizeof me.isa, "%s (%d lanes of int16)", mnw_cpu_isa(), mnw_cpu_lanes());
     me.tb_mode = o->tb_mode;
     me.ngpus = ngpus;
-    me.gpu_lists = mnw_nld_gpu_lists(ngpus, o->gpu_batch, jset.worklist_size);
-    node_info *nodes = mnw_xcalloc((size_t)size, sizeof *nodes);
+    me.gpu_lists = mnw_nld_gpu_lists(ngpus, o->gpu_batch, S->jset.worklist_size);
+    S->nodes = mnw_xcalloc((size_t)size, sizeof *S->nodes);
     if (size > 1)
-        CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, S->nodes, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
     else
-        nodes[0] = me;
+        S->nodes[0] = me;
+}
+
+/* Step 3: this node, in the log: its cores and binding, Slurm's share, its
+ * GPUs and its own settings. */
+static void log_node(const mnw_opts *o, const run_state *S)
+{
     if (topo_ok) {
         char desc[1024];
         mnw_topo_describe(&topo, desc, sizeof desc);
@@ -763,14 +873,24 @@ static int run(mnw_opts *o)
                         o->cpu_align ? "align too and finish GPU results (--cpu-align yes)" : "only finish GPU results (default; --cpu-align yes to align too)");
     else LOG_INFO("GPUs: none (%s%s)", gpu_why ? gpu_why : "?", vis);
     if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
-    if (rank != 0) {
+    if (mnw_mpi_rank() != 0) {
         mnw_log_set_stderr_level(o->quiet ? MNW_LOG_WARN : MNW_LOG_INFO);
-        LOG_INFO("NLD: %d CPU workers, %s, %zu sequences from rank 0 (%s)", me.workers, me.isa, seqs.n, nodes[0].host);
+        const node_info *me = &S->nodes[mnw_mpi_rank()];
+        LOG_INFO("NLD: %d CPU workers, %s, %zu sequences from rank 0 (%s)", me->workers, me->isa, S->seqs.n,
+                 S->nodes[0].host);
     }
+}
 
-    /* 4. the work */
-    if (rank == 0) {
-        int r = run_rank0(o, &jset, &seqs, t_read, nodes, size, &rs, &e);
+/* Step 4: the work: the CLD and its own NLD on rank 0, an NLD on every
+ * other rank. Returns the exit status; a failure that leaves other ranks
+ * waiting ends the job (MPI_Abort). */
+static int do_work(const mnw_opts *o, run_state *S)
+{
+    const int size = mnw_mpi_size();
+    mnw_err e;
+    int rc = 0;
+    if (mnw_mpi_rank() == 0) {
+        int r = run_rank0(o, &S->jset, &S->seqs, S->t_read, S->nodes, size, &S->rs, &e);
         if (r == -2) { /* every rank knows (the start of the output through MPI-IO) */
             report("error", &e);
             rc = 1;
@@ -782,15 +902,34 @@ static int run(mnw_opts *o)
             rc = MNW_EXIT_STOPPED;
         }
     } else {
-        rc = run_remote(o, &jset, &seqs, nodes, &e);
+        rc = run_remote(o, &S->jset, &S->seqs, S->nodes, &e);
         if (rc < 0) {
             report("error", &e);
             mnw_mpi_abort(1); /* rank 0 did not stop the job in time */
         }
     }
-    run_start_free(&rs);
-    free(nodes);
-    mnw_seqset_free(&seqs);
+    return rc;
+}
+
+/* Everything after the command line was accepted on every rank. */
+static int run(mnw_opts *o)
+{
+    run_state S;
+    memset(&S, 0, sizeof S);
+    mnw_seqset_init(&S.seqs);
+    mnw_bookmark_init(&S.rs.bm);
+    mnw_bookmark_init(&S.rs.tmpl);
+    S.rs.lock.fd = -1;
+    int done = 0;
+    int rc = broadcast_job(o, &S, &done);
+    if (!rc && !done) {
+        gather_nodes(o, &S);
+        log_node(o, &S);
+        rc = do_work(o, &S);
+    }
+    run_start_free(&S.rs);
+    free(S.nodes);
+    mnw_seqset_free(&S.seqs);
     return rc;
 }
 

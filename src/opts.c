@@ -244,6 +244,12 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
                                (long)(lo), (long)(hi), v);                                         \
         dst = (int)x;                                                                              \
     } while (0)
+#define SCORE_OPT(dst)                                                                             \
+    do {                                                                                           \
+        int lo_ = 0, hi_ = 0;                                                                      \
+        if (mnw_scoring_range(key, &lo_, &hi_)) mnw_die_rc(__FILE__, __LINE__, "mnw_scoring_range", EINVAL); \
+        INT_OPT(lo_, hi_, dst);                                                                    \
+    } while (0)
     /* flags accept an optional yes/no in config files */
     int flag = 1;
     if (d->type == T_FLAG && v && parse_bool(v, &flag))
@@ -252,11 +258,12 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "outdir")) { free(o->outdir); o->outdir = mnw_xstrdup(v); }
     else if (!strcmp(key, "config")) { free(o->config); o->config = mnw_xstrdup(v); }
     else if (!strcmp(key, "threads")) INT_OPT(0, 4096, o->threads);
-    else if (!strcmp(key, "match")) INT_OPT(1, 1000, o->sc.match);
-    else if (!strcmp(key, "mismatch")) INT_OPT(-1000, 0, o->sc.mismatch);
-    else if (!strcmp(key, "gap")) { INT_OPT(0, 1000, o->sc.gap_open); o->sc.gap_extend = o->sc.gap_open; }
-    else if (!strcmp(key, "gap-open")) INT_OPT(0, 1000, o->sc.gap_open);
-    else if (!strcmp(key, "gap-extend")) INT_OPT(0, 1000, o->sc.gap_extend);
+    /* the scoring settings' ranges live in lib/score.c (a bookmark's are checked there too) */
+    else if (!strcmp(key, "match")) SCORE_OPT(o->sc.match);
+    else if (!strcmp(key, "mismatch")) SCORE_OPT(o->sc.mismatch);
+    else if (!strcmp(key, "gap")) { SCORE_OPT(o->sc.gap_open); o->sc.gap_extend = o->sc.gap_open; }
+    else if (!strcmp(key, "gap-open")) SCORE_OPT(o->sc.gap_open);
+    else if (!strcmp(key, "gap-extend")) SCORE_OPT(o->sc.gap_extend);
     else if (!strcmp(key, "free-end-gaps")) o->sc.free_ends = flag;
     else if (!strcmp(key, "iddef")) {
         if (mnw_iddef_parse(v, &o->iddef))
@@ -338,6 +345,7 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "version")) o->version = flag;
     else if (!strcmp(key, "host")) return parse_host_opt(o, v, where, e);
 #undef INT_OPT
+#undef SCORE_OPT
     return 0;
 }
 

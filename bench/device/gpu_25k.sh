@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# device_gpu_25k.sh - the whole 16s-25k set (312 M pairs, alignments
+# gpu_25k.sh - the whole 16s-25k set (312 M pairs, alignments
 # computed, default outputs written) end to end on a GPU machine, in the
 # background (it outlasts one 10-minute device command):
-#   bench/device_gpu_25k.sh start [CONFIGS]  starts them one after the other
+#   bench/device/gpu_25k.sh start [CONFIGS]  starts them one after the other
 #                                           (setsid); CONFIGS: "cpu+gpu gpu-only"
-#   bench/device_gpu_25k.sh wait SECONDS     waits up to SECONDS, then prints
+#   bench/device/gpu_25k.sh wait SECONDS     waits up to SECONDS, then prints
 #                                           what has finished (bench/tmp/e2e-25k.txt)
 # Each run's outputs are deleted after it is measured (about 10 GB each).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-mkdir -p bench/tmp
+. "$(dirname "$0")/../lib.sh"
 case ${1:-} in
 start)
     configs=${2:-"cpu+gpu gpu-only"}

@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
-# device_gpu_e2e.sh - on a GPU machine: build, make test-gpu, then end-to-end
+# gpu_e2e.sh - on a GPU machine: build, make test-gpu, then end-to-end
 # runs on devdata/16s-2k.fa.gz (2M pairs): CPU only, GPU only (device and
 # host trace-back), CPU+GPU; then starts the whole 16s-25k run (GPU, default
 # settings) in the background with setsid, its log in bench/tmp/e2e-25k.
 # Writes $OUT/{build,test_gpu,e2e_2k}.txt.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
-mkdir -p "$OUT" bench/tmp
-export PATH=/usr/local/cuda/bin:$PATH
-{ date -u; nproc; grep -m1 '^model name' /proc/cpuinfo; nvidia-smi -L; } > "$OUT/build.txt"
-make -j"$(nproc)" bin/mnw build/bench/bench_gpu >>"$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+bench_cuda
+bench_machine >"$OUT/build.txt"
+bench_build "$OUT/build.txt" bin/mnw build/bench/bench_gpu
 make test-gpu >"$OUT/test_gpu.txt" 2>&1
 grep -E 'passed|^    ' "$OUT/test_gpu.txt" | tail -40
 {

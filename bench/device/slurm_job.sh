@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# device_slurm_job.sh - on a GPU machine (no Slurm there): slurm/mnw-job, the
+# slurm_job.sh - on a GPU machine (no Slurm there): slurm/mnw-job, the
 # batch-side runner of the Slurm templates (docs/slurm.md), on a GPU node as
 # a requeued job sees it. With the environment Slurm gives a one-node job
 # (SLURM_JOB_ID, SLURM_CPUS_PER_TASK=8 of the 16 cores, CUDA_VISIBLE_DEVICES=0,
@@ -16,17 +16,11 @@
 # prints mnw-job's lines, mnw's Slurm and GPU log lines and `mnw status`.
 # Writes $OUT/slurm-job.txt.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
-mkdir -p "$OUT" bench/tmp
-export PATH=/usr/local/cuda/bin:$PATH
-log="$OUT/slurm-job.txt"
-{ date -u; nproc; nvidia-smi -L; } >"$log"
-make -j"$(nproc)" bin/mnw >"$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+bench_setup slurm-job.txt
 W=bench/tmp/sjob
-rm -rf $W && mkdir -p $W
-zcat devdata/16s-25k.fa.gz | awk '/^>/{n++} n>6000{exit} {print}' >$W/s6000.fa
-say() { echo "$*" | tee -a "$log"; }
+bench_fresh $W
+bench_genes 6000 $W/s6000.fa
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
 t0=$(date +%s%N)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# device_gpu_scaling.sh - on a machine with several GPUs: the whole mnw
+# gpu_scaling.sh - on a machine with several GPUs: the whole mnw
 # (alignments, trace-back, default outputs written) on 1, 2, ... GPUs of one
 # node, for issue 9 (vertical scaling). Builds bin/mnw, takes the first
 # N genes (default 10,000: 49,995,000 pairs) of devdata/16s-25k.fa.gz, runs
@@ -11,19 +11,13 @@
 # GPUs (no speed-up and no byte comparison then: they need the 1-GPU run).
 # Writes $OUT/gpu-scaling.txt.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
+. "$(dirname "$0")/../lib.sh"
 N=${N:-10000}
 FROM=${FROM:-1}
-mkdir -p "$OUT" bench/tmp
-export PATH=/usr/local/cuda/bin:$PATH
-log="$OUT/gpu-scaling.txt"
-{ date -u; nproc; nvidia-smi -L; } >"$log"
-make -j"$(nproc)" bin/mnw >"$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
+bench_setup gpu-scaling.txt
 W=bench/tmp/scaling
-rm -rf $W && mkdir -p $W
-zcat devdata/16s-25k.fa.gz | awk -v n="$N" '/^>/{k++} k>n{exit} {print}' >$W/s.fa
-say() { echo "$*" | tee -a "$log"; }
+bench_fresh $W
+bench_genes "$N" $W/s.fa
 ng=$(nvidia-smi -L | grep -c '^GPU ')
 say "first $N genes of 16s-25k ($((N * (N - 1) / 2)) pairs), $ng GPUs, $(nproc) cores; default settings"
 list=0

@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
-# device_issue5.sh - issue 5's measurements on the device machine in one
+# issue5.sh - issue 5's measurements on the device machine in one
 # call: build, the MPI tests, worker scaling (1 2 4 8 14) and the CLD
 # ceiling. Writes $OUT/{build,scaling,cld,t_mpi}.txt (OUT defaults to
 # bench/tmp). Data: devdata/16s-2k.fa.gz (a copy of ../shared's, carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
-mkdir -p "$OUT"
-{ date -u; nproc; grep -m1 '^model name' /proc/cpuinfo; nvidia-smi -L 2>/dev/null; mpirun --version | head -1; } > "$OUT/build.txt"
-make -j"$(nproc)" bin/mnw >>"$OUT/build.txt" 2>&1 || { tail "$OUT/build.txt"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+bench_machine >"$OUT/build.txt"
+bench_build "$OUT/build.txt" bin/mnw
 MNW_BENCH_DATA=devdata/16s-2k.fa.gz bench/run_scaling.sh -n 1000 -w 1000 -r 2 1 2 4 8 14 2>&1 | tee "$OUT/scaling.txt"
 bench/run_cld.sh -n 8000 -w 3 1 2 4 2>&1 | tee "$OUT/cld.txt"
 bench/run_cld.sh -n 8000 -w 14 1 2>&1 | tail -2 | tee -a "$OUT/cld.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# device_gpu_bench.sh - the kernel benchmarks on a GPU machine, in one call
-# (after device_gpu_check.sh built everything):
+# gpu_bench.sh - the kernel benchmarks on a GPU machine, in one call
+# (after gpu_check.sh built everything):
 #   bench_gpu.txt  real 16S pairs (16s-2k): every kernel (auto and each one
 #                  forced) with device trace-back, host trace-back and
 #                  score-only, linear and affine gaps, beside one CPU thread
@@ -9,13 +9,11 @@
 #                  DScan-mNW (where AUTO's RScan limit comes from);
 #   sass.txt       the inner loops' instruction mix (cuobjdump, sm_90).
 # Writes to $OUT (default bench/tmp). Data: devdata/16s-2k.fa.gz (carried).
-# Usage: bench/device_gpu_bench.sh [PAIRS]   (default 200000)
+# Usage: bench/device/gpu_bench.sh [PAIRS]   (default 200000)
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
+. "$(dirname "$0")/../lib.sh"
 PAIRS=${1:-200000}
-mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH
+bench_cuda
 make -j"$(nproc)" bin/mnw build/bench/bench_gpu >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 { date -u; nvidia-smi -L; } > "$OUT/bench_gpu.txt"
 build/bench/bench_gpu devdata/16s-2k.fa.gz --pairs "$PAIRS" --cpu-pairs 1000 --rodinia-pairs 100 2>&1 | tee -a "$OUT/bench_gpu.txt"

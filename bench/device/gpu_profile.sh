@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
-# device_gpu_profile.sh - on a GPU machine: build, the DScan-mNW kernels'
+# gpu_profile.sh - on a GPU machine: build, the DScan-mNW kernels'
 # SASS (instruction counts of the linear kernel), an Nsight Compute profile
 # of one DScan-mNW launch (linear and affine) on real 16S pairs, and the
 # kernel benchmark. Writes $OUT/{sass_counts,ncu,bench_gpu}.txt.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
-mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH
+. "$(dirname "$0")/../lib.sh"
+bench_cuda
 make -j"$(nproc)" bin/mnw build/bench/bench_gpu >/dev/null 2>&1 || { make bin/mnw 2>&1 | tail -20; exit 1; }
 cuobjdump -sass -arch sm_90 build/workers/gpu/gpu_kernels.o > bench/tmp/sass.txt 2>&1
 awk '/Function : .*dscanILb0ELb0E/{on=1} /Function : .*dscanILb1/{on=0} on && /^ +\/\*[0-9a-f]+\*\//{ op=$2; if (op ~ /^@/) op=$3; sub(/\..*/,"",op); sub(/;$/,"",op); n[op]++; t++ }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# device_resume.sh - on a GPU machine: resume across GPUs, CPUs and rank
+# resume.sh - on a GPU machine: resume across GPUs, CPUs and rank
 # counts (issue 7, docs/RESUME.md). Builds bin/mnw, makes an uninterrupted
 # GPU reference run of the first 5,000 genes of devdata/16s-25k.fa.gz
 # (12,497,500 pairs), then one run that is cut four times and resumed with
@@ -13,19 +13,13 @@
 # progress.json's per-device counts and `mnw status` of the finished run.
 # Writes $OUT/resume.txt.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
-mkdir -p "$OUT" bench/tmp
-export PATH=/usr/local/cuda/bin:$PATH
+. "$(dirname "$0")/../lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-log="$OUT/resume.txt"
-{ date -u; nproc; nvidia-smi -L; } >"$log"
-make -j"$(nproc)" bin/mnw >"$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
+bench_setup resume.txt
 W=bench/tmp/resume
-rm -rf $W && mkdir -p $W
-zcat devdata/16s-25k.fa.gz | awk '/^>/{n++} n>5000{exit} {print}' >$W/s5000.fa
+bench_fresh $W
+bench_genes 5000 $W/s5000.fa
 M=bin/mnw
-say() { echo "$*" | tee -a "$log"; }
 rank_pid() { # rank_pid RANK: the mnw rank of the running job
     local p
     for p in $(pgrep -f "bin/mnw .*resume $W/cut"); do

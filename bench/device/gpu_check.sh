@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
-# device_gpu_check.sh - on a GPU machine, in one call: build (with nvcc),
+# gpu_check.sh - on a GPU machine, in one call: build (with nvcc),
 # the GPU tests (make test-gpu) and compute-sanitizer memcheck and racecheck
-# on a small batch. The benchmarks are device_gpu_bench.sh's.
+# on a small batch. The benchmarks are gpu_bench.sh's.
 # Writes $OUT/{build,test_gpu,sanitizer}.txt (OUT defaults to bench/tmp).
-# Usage: bench/device_gpu_check.sh
+# Usage: bench/device/gpu_check.sh
 set -uo pipefail
-cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/tmp}
-mkdir -p "$OUT"
-{ date -u; nproc; grep -m1 '^model name' /proc/cpuinfo; nvidia-smi -L 2>/dev/null; nvcc --version 2>/dev/null | tail -2; } > "$OUT/build.txt"
-export PATH=/usr/local/cuda/bin:$PATH
-make -j"$(nproc)" bin/mnw build/bench/bench_gpu >>"$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+bench_machine >"$OUT/build.txt"
+bench_cuda
+bench_build "$OUT/build.txt" bin/mnw build/bench/bench_gpu
 make test-gpu >"$OUT/test_gpu.txt" 2>&1
 tail -25 "$OUT/test_gpu.txt"
 {

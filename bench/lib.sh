@@ -1,0 +1,64 @@
+# bench/lib.sh - the setup every benchmark script shares (bench/run_*.sh,
+# what a user runs; bench/device/*.sh, the GPU machine's calls). Sourced:
+#   . "$(dirname "$0")/lib.sh"          (from bench/)
+#   . "$(dirname "$0")/../lib.sh"       (from bench/device/)
+# It moves to the repository root, so every path below is from there, and
+# gives:
+#   OUT            where a device script writes (default bench/tmp; made)
+#   bench_cuda     puts /usr/local/cuda/bin on PATH (nvcc, compute-sanitizer)
+#   bench_machine  the machine, one fact a line: date, CPUs, CPU model, GPUs,
+#                  nvcc and Open MPI versions, the commit
+#   bench_stamp    the same in one line, for a result's header
+#   bench_build LOG TARGET...  make -j(nproc) TARGET... into LOG; on failure
+#                  prints its last lines and exits 1
+#   bench_setup NAME [TARGET...]  the three above in a device script's usual
+#                  order, its result file $log = $OUT/NAME
+#   bench_fresh DIR, bench_genes N OUT.fa [SRC], say TEXT...  a scratch
+#                  folder, the first N genes of the carried 16s-25k, a line
+#                  into $log and stdout
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+OUT=${OUT:-bench/tmp}
+mkdir -p "$OUT" bench/tmp
+
+bench_cuda() { export PATH=/usr/local/cuda/bin:$PATH; }
+
+bench_machine() {
+    date -u
+    echo "cpus: $(nproc)"
+    grep -m1 '^model name' /proc/cpuinfo
+    command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null
+    command -v nvcc >/dev/null && nvcc --version 2>/dev/null | tail -2
+    command -v mpirun >/dev/null && mpirun --version 2>/dev/null | head -1
+    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+}
+
+bench_stamp() {
+    echo "$(date -u +%Y-%m-%dT%H:%MZ), host $(hostname -s), $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: *//'), $(nproc) CPUs, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+}
+
+bench_build() {
+    local log=$1
+    shift
+    make -j"$(nproc)" "$@" >>"$log" 2>&1 || { tail -30 "$log"; exit 1; }
+}
+
+# bench_fresh DIR: DIR emptied and made (a run's scratch, under bench/tmp)
+bench_fresh() { rm -rf "$1" && mkdir -p "$1"; }
+
+# bench_genes N OUT.fa [SRC]: the first N genes of SRC (default the carried
+# devdata/16s-25k.fa.gz) as plain FASTA
+bench_genes() { zcat "${3:-devdata/16s-25k.fa.gz}" | awk -v n="$1" '/^>/{k++} k>n{exit} {print}' >"$2"; }
+
+# say TEXT...: TEXT on stdout and at the end of $log (the script's result file)
+say() { echo "$*" | tee -a "$log"; }
+
+# bench_setup NAME [TARGET...]: the usual start of a device script: CUDA on
+# PATH, log=$OUT/NAME begun with the machine's facts, TARGETs (default
+# bin/mnw) built into $OUT/build.txt
+bench_setup() {
+    bench_cuda
+    log="$OUT/$1"
+    shift
+    bench_machine >"$log"
+    bench_build "$OUT/build.txt" "${@:-bin/mnw}"
+}
