@@ -66,7 +66,8 @@ fi
 # t_scale.sh is left to `make test` at every depth: three ranks of 225 MB
 # of sequences each, instrumented, on CI's 2 cores and its memory; the same
 # code (MPI-IO output, resume, status) runs here in t_mpi, t_mpiio, t_resume
-skip_default="t_scale.sh"
+# t_layers.sh reads the sources (scripts/layers.py): nothing of mnw runs in it
+skip_default="t_scale.sh t_layers.sh"
 [ "$depth" = quick ] && skip_default="$skip_default t_bench.sh"
 # quick depth under TSan: only the tests whose threads meet. The tests left
 # out run one thread (the unit tests below) or vary formats, files and
