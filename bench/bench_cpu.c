@@ -34,9 +34,9 @@
 #include <unistd.h>
 
 #include "lib/fasta.h"
-#include "workers/cpu/nw_cpu.h"
 #include "lib/pairs.h"
 #include "tests/ref/ref_nw.h"
+#include "workers/cpu/nw_cpu.h"
 #include "workers/cpu/worklist.h"
 
 static double now(void)

@@ -36,13 +36,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "lib/fasta.h"
 #include "bench/finish_base.h"
-#include "workers/cpu/nw_cpu.h"
-#include "src/opts.h"
+#include "lib/fasta.h"
 #include "lib/pairs.h"
 #include "lib/result.h"
 #include "lib/util.h"
+#include "src/opts.h"
+#include "workers/cpu/nw_cpu.h"
 
 typedef struct {
     const mnw_job_spec *js;

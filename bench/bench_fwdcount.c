@@ -53,9 +53,9 @@
 
 #include "lib/fasta.h"
 #include "lib/identity.h"
-#include "workers/cpu/nw_cpu.h"
 #include "lib/pairs.h"
 #include "lib/util.h"
+#include "workers/cpu/nw_cpu.h"
 
 static double now(void)
 {

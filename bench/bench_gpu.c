@@ -38,10 +38,10 @@
 #include <time.h>
 
 #include "lib/fasta.h"
-#include "workers/gpu/gpu.h"
 #include "lib/json.h"
-#include "workers/cpu/nw_cpu.h"
 #include "lib/pairs.h"
+#include "workers/cpu/nw_cpu.h"
+#include "workers/gpu/gpu.h"
 
 /* bench/rodinia_nw.cu (not in the emulated build, MNW_GPU_EMU) */
 typedef struct rnw rnw;

@@ -23,9 +23,9 @@
 
 #include "cld/bookmark.h"
 #include "cld/place.h"
+#include "cld/writer.h"
 #include "lib/result.h"
 #include "lib/wire.h"
-#include "cld/writer.h"
 
 typedef struct {
     uint64_t npairs, wl, window;

@@ -25,9 +25,9 @@
 
 #include <mpi.h>
 
+#include "cld/cld.h"
 #include "lib/buf.h"
 #include "lib/mpisend.h"
-#include "cld/cld.h"
 #include "nld/nld.h"
 #include "nld/nldout.h"
 

@@ -41,6 +41,7 @@ void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, 
     cp->net = net;
     cp->base = base;
     snprintf(cp->dir, sizeof cp->dir, "%s", dir);
+    mnw_proglog_init(&cp->log, dir);
     cp->t0 = mnw_now();
     mnw_progress *p = &cp->p;
     int resumes = 0;
@@ -80,6 +81,7 @@ void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, 
 void mnw_cldprog_update(mnw_cldprog *cp, const char *state, const char *message, int force)
 {
     double now = mnw_now();
+    if (strcmp(cp->p.state, state) != 0) force = 1; /* a change of state is written at once */
     if (!force && now - cp->last < MNW_PROGRESS_INTERVAL_S) return;
     cp->last = now;
     mnw_progress *p = &cp->p;
@@ -98,6 +100,10 @@ void mnw_cldprog_update(mnw_cldprog *cp, const char *state, const char *message,
     if (mnw_progress_write(cp->dir, p, &e) && !cp->warned) {
         LOG_WARN("progress.json not written: %s (the run goes on; the bookmark is what counts)", e.msg);
         cp->warned = 1;
+    }
+    if (mnw_proglog_add(&cp->log, p, force, &e) < 0 && !cp->log_warned) {
+        LOG_WARN("progress.log not written: %s (the run goes on; the history has a gap)", e.msg);
+        cp->log_warned = 1;
     }
 }
 

@@ -2,8 +2,10 @@
  * from the CLD's counters: pairs written, and per rank and device (the
  * dev_pairs every result carries) the pairs of this run. Written when the
  * run starts, every MNW_PROGRESS_INTERVAL_S seconds, and when it ends
- * (done, stopped or failed). A write that fails is logged once and the run
- * goes on: the file is advisory, the bookmark is the truth.
+ * (done, stopped or failed), and at once on a change of state; each write
+ * also appends to the run's history, OUTDIR/progress.log (proglog.h), when
+ * that is due. A write that fails is logged once and the run goes on: the
+ * files are advisory, the bookmark is the truth.
  * Ownership: owns its mnw_progress; borrows the mnw_cldnet.
  * Thread-safety: rank 0's comm thread only (after init by main).
  */
@@ -11,6 +13,7 @@
 #define MNW_CLDPROG_H
 
 #include "cld/cldnet.h"
+#include "cld/proglog.h"
 #include "cld/progress.h"
 
 typedef struct {
@@ -20,6 +23,8 @@ typedef struct {
     double t0, last; /* mnw_now() at the start, at the last write */
     uint64_t base;   /* the first pair of the run's range */
     int warned;
+    mnw_proglog log; /* OUTDIR/progress.log, the history */
+    int log_warned;
 } mnw_cldprog;
 
 /* ngpus[r]: GPUs of rank r. The run aligns pairs base .. base +

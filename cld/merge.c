@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "cld/bookmark.h"
+#include "cld/progress.h"
+#include "cld/verify.h"
 #include "lib/outdir.h"
 #include "lib/outlock.h"
-#include "cld/progress.h"
 #include "lib/regfile.h"
 #include "lib/shard.h"
 #include "lib/statfmt.h"
-#include "cld/verify.h"
 
 static const char usage[] =
     "usage: mnw merge OUTDIR SHARD_DIR...\n"

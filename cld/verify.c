@@ -1,7 +1,7 @@
 /* verify.c - `mnw verify OUTDIR` (verify.h). */
-#include "lib/statfmt.h"
 #include "cld/verify.h"
 #include "lib/regfile.h"
+#include "lib/statfmt.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,9 +7,9 @@
 #include <time.h>
 
 #include "lib/log.h"
-#include "workers/cpu/cpu_worker.h"
 #include "nld/nld_gpu_int.h"
 #include "nld/nldq_int.h"
+#include "workers/cpu/cpu_worker.h"
 
 int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size)
 {

@@ -20,10 +20,10 @@
 #ifndef MNW_NLD_H
 #define MNW_NLD_H
 
-#include "nld/nldcfg.h"
 #include "lib/result.h"
-#include "nld/topo.h"
 #include "lib/util.h"
+#include "nld/nldcfg.h"
+#include "nld/topo.h"
 
 typedef struct {
     /* 1: *r filled; 0: none right now (asked for, or the CLD's window is

@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "workers/gpu/gpu.h"
 #include "lib/log.h"
 #include "nld/nld_gpu_int.h"
 #include "workers/cpu/nw_cpu.h"
+#include "workers/gpu/gpu.h"
 
 /* One work list on its way through the GPUs. */
 typedef struct {

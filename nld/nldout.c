@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/sum.h"
 #include "lib/log.h"
 #include "lib/mpiw.h"
+#include "lib/sum.h"
 
 #define JOIN_MSG MNW_ERR_MAX /* one rank's start report */
 

@@ -19,28 +19,28 @@
 #include "cld/cld.h"
 #include "cld/cldnet.h"
 #include "cld/cldprog.h"
+#include "cld/merge.h"
+#include "cld/verify.h"
+#include "cld/writer.h"
 #include "lib/fasta.h"
 #include "lib/log.h"
-#include "cld/merge.h"
 #include "lib/mpiw.h"
-#include "nld/nld.h"
-#include "nld/nldnet.h"
-#include "nld/nldout.h"
-#include "workers/cpu/nw_cpu.h"
-#include "src/opts.h"
-#include "nld/topo.h"
-#include "workers/gpu/gpu.h"
 #include "lib/outdir.h"
 #include "lib/outlock.h"
 #include "lib/outsel.h"
-#include "src/resume.h"
 #include "lib/shard.h"
 #include "lib/sig.h"
 #include "lib/slurm.h"
-#include "src/status.h"
-#include "cld/verify.h"
 #include "lib/wire.h"
-#include "cld/writer.h"
+#include "nld/nld.h"
+#include "nld/nldnet.h"
+#include "nld/nldout.h"
+#include "nld/topo.h"
+#include "src/opts.h"
+#include "src/resume.h"
+#include "src/status.h"
+#include "workers/cpu/nw_cpu.h"
+#include "workers/gpu/gpu.h"
 
 /* What every rank tells the others after start-up (MPI_Allgather). */
 typedef struct {
@@ -393,8 +393,9 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     if (mnw_outlock_take(&rs->lock, o->outdir, e) || recheck(o, rs, e)) return -1;
     char path[4200];
     if (o->force) { /* an earlier run's files, those this run does not write too (a stale dist.phylip) */
-        static const char *const extra[] = {MNW_BOOKMARK_FILE, "progress.json", "mnw.log"};
-        for (int k = 0; k < MNW_NOUT + 3; k++) {
+        static const char *const extra[] = {MNW_BOOKMARK_FILE, MNW_PROGRESS_FILE, MNW_PROGLOG_FILE, "mnw.log"};
+        const int nextra = (int)(sizeof extra / sizeof extra[0]);
+        for (int k = 0; k < MNW_NOUT + nextra; k++) {
             snprintf(path, sizeof path, "%s/%s", o->outdir, k < MNW_NOUT ? mnw_out_name[k] : extra[k - MNW_NOUT]);
             unlink(path);
         }

@@ -2,9 +2,9 @@
 #include "src/opts.h"
 
 #include "lib/buf.h"
+#include "lib/outsel.h"
 #include "src/config.h"
 #include "workers/gpu/gpu.h"
-#include "lib/outsel.h"
 
 #include <errno.h>
 #include <fnmatch.h>

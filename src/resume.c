@@ -9,10 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cld/verify.h"
 #include "lib/log.h"
 #include "lib/outsel.h"
 #include "lib/statfmt.h"
-#include "cld/verify.h"
 
 /* A result-changing setting: its bookmark key (an option name) and the
  * options that set it. */

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "cld/bookmark.h"
-#include "src/opts.h"
 #include "lib/output.h"
+#include "src/opts.h"
 
 /* Adds the result-changing settings of o (after mnw_opts_check) and
  * "input" = input_path to b. 0, or -1 with e set. */

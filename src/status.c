@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cld/bookmark.h"
-#include "lib/buf.h"
 #include "cld/progress.h"
+#include "lib/buf.h"
 #include "lib/shardset.h"
 #include "lib/slurm.h"
 #include "lib/statfmt.h"

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cld/bookmark.h"
+#include "cld/progress.h"
 #include "lib/buf.h"
 #include "lib/json.h"
-#include "cld/progress.h"
 #include "lib/shardset.h"
 #include "lib/slurm.h"
 #include "lib/statfmt.h"

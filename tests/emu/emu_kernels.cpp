@@ -16,8 +16,8 @@
 
 #include "tests/emu/emu_device.h"
 #include "workers/gpu/gpu_kernels_int.cuh"
-#include "workers/gpu/gpu_pack2_int.cuh"
 #include "workers/gpu/gpu_launch_int.h"
+#include "workers/gpu/gpu_pack2_int.cuh"
 
 using namespace mnw_gk;
 

@@ -26,9 +26,9 @@
 #include <ctype.h>
 #include <math.h>
 
-#include "tests/fuzz/fuzz_util.h"
-#include "src/opts.h"
 #include "lib/output.h"
+#include "src/opts.h"
+#include "tests/fuzz/fuzz_util.h"
 
 static int same_str(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
 

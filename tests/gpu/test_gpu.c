@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "lib/fasta.h"
-#include "workers/gpu/gpu.h"
-#include "workers/cpu/nw_cpu.h"
 #include "tests/tap.h"
+#include "workers/cpu/nw_cpu.h"
+#include "workers/gpu/gpu.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(void)

@@ -128,6 +128,28 @@ check "mnw status of the finished run: complete, one row per rank" \
     '"$MNW" status $D >status_done.txt 2>&1 && grep -q "complete" status_done.txt && [ "$(grep -cE "^ +[01] +" status_done.txt)" -eq 2 ]'
 nres=$(sed -n 's/.*"resumes": \([0-9]*\),.*/\1/p' $D/progress.json)
 check "progress.json counts the resumes ($nres; $nkills started, at least $minres)" '[ -n "$nres" ] && [ "$nres" -ge $minres ] && [ "$nres" -le $nkills ]'
+# progress.log (cld/proglog.h): the history of every run of OUTDIR, read by
+# Python's json: "LINES UNREADABLE RUNS FIRST_STATE LAST_STATE LAST_DONE
+# IN_ORDER STATES" (RUNS: distinct resume counts; IN_ORDER: they never go
+# back; STATES: each line's state and resume count, in order)
+plog() {
+    python3 - "$1/progress.log" <<'PY'
+import json, sys
+good, bad = [], 0
+for line in open(sys.argv[1]):
+    try:
+        good.append(json.loads(line))
+    except ValueError:
+        bad += 1
+res = [g["resumes"] for g in good]
+inorder = all(a <= b for a, b in zip(res, res[1:]))
+print(len(good), bad, len(set(res)), good[0]["state"], good[-1]["state"], good[-1]["pairs_done"], int(inorder),
+      ",".join("%s/%d" % (g["state"], g["resumes"]) for g in good))
+PY
+}
+read -r pl_n pl_bad pl_runs pl_first pl_last pl_done pl_order pl_states <<<"$(plog $D)"
+check "progress.log: $pl_n snapshots over $pl_runs runs, in order, the last one done with all $kpairs pairs ($pl_bad lines cut by a kill)" \
+    '[ "$pl_first" = running ] && [ "$pl_last" = done ] && [ "$pl_done" = $kpairs ] && [ "$pl_order" = 1 ] && [ "$pl_runs" -ge 2 ] && [ "$pl_bad" -le $nkills ]'
 
 # --- a complete run is left alone ---
 sum() { (cd "$1" && cat mnw.bookmark mnw.log pairs.tsv.gz dist.column.gz dist.phylip | md5sum); }
@@ -175,6 +197,9 @@ check "SIGTERM: the log says stopped and how to continue" 'grep -q "stopped (SIG
 check "SIGTERM: progress.json says stopped, and mnw status tells how to continue" \
     'grep -q "\"state\": \"stopped\"" $dir/progress.json && "$MNW" status $dir | grep -q "mnw --resume"'
 check "SIGTERM: a resume (3 ranks) ends byte-identical" 'resume_same $dir 3'
+read -r pl_n pl_bad pl_runs pl_first pl_last pl_done pl_order pl_states <<<"$(plog $dir)"
+check "SIGTERM: progress.log has the stop and the resume ($pl_states)" \
+    '[[ ",$pl_states," =~ ^,running/0,(.*,)?stopped/0,running/1,(.*,)?done/1,$ ]] && [ "$pl_bad" = 0 ] && [ "$pl_done" = $spairs ]'
 
 stop_run TERM rank1 2
 check "SIGTERM to rank 1 of 2: the whole job stops, exit 3" '[ $rc -eq 3 ] && grep -q "rank 1 (.*) got SIGTERM" $dir/mnw.log'

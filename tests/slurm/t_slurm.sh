@@ -172,6 +172,9 @@ same() { # same DESC OUTDIR REF LOG
     else
         echo "not ok - $1: completed, byte-identical to the run outside Slurm (state $state)"
         show_log "$4"
+        echo "#   $d/mnw.log:"
+        show_log "$d/mnw.log"
+        squeue -a -o "%i %T %M %R" 2>/dev/null | sed 's/^/#   /'
         T_FAILED=1
     fi
 }

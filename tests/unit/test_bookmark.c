@@ -23,11 +23,11 @@
 #include <zlib.h>
 
 #include "cld/bookmark.h"
-#include "src/resume.h"
-#include "tests/tap.h"
-#include "lib/statfmt.h"
 #include "cld/verify.h"
 #include "cld/writer.h"
+#include "lib/statfmt.h"
+#include "src/resume.h"
+#include "tests/tap.h"
 
 static char dir[256];
 

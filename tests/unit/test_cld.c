@@ -7,8 +7,8 @@
 
 #include "cld/cld.h"
 #include "lib/gzmember.h"
-#include "src/opts.h"
 #include "lib/pairs.h"
+#include "src/opts.h"
 #include "tests/tap.h"
 
 static mnw_result *mkres(mnw_range r)

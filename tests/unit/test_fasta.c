@@ -22,8 +22,8 @@
 
 #include "lib/fasta.h"
 #include "lib/seq.h"
-#include "tests/tap.h"
 #include "lib/util.h"
+#include "tests/tap.h"
 
 #define TDATA "tests/data"
 #define BAD "tests/data/bad"

@@ -20,8 +20,8 @@
 #include "lib/aln.h"
 #include "lib/identity.h"
 #include "lib/seq.h"
-#include "tests/tap.h"
 #include "lib/util.h"
+#include "tests/tap.h"
 
 /* ---------- rows -> ops + codes ------------------------------------------ */
 

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workers/cpu/nw_cpu.h"
-#include "workers/cpu/nw_kernel_int.h"
 #include "tests/ref/ref_nw.h"
 #include "tests/ref/ref_rescore.h"
 #include "tests/tap.h"
+#include "workers/cpu/nw_cpu.h"
+#include "workers/cpu/nw_kernel_int.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint32_t rnd(void)

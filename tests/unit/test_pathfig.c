@@ -16,9 +16,9 @@
 
 #include "lib/fasta.h"
 #include "lib/identity.h"
-#include "workers/cpu/nw_cpu.h"
 #include "lib/seq.h"
 #include "tests/tap.h"
+#include "workers/cpu/nw_cpu.h"
 
 static const mnw_scoring modes[] = {
     {4, -5, 10, 10, 0}, /* the default: linear */

@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "cld/bookmark.h"
-#include "lib/json.h"
 #include "cld/progress.h"
+#include "lib/json.h"
 #include "src/status.h"
 #include "tests/tap.h"
 

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workers/cpu/cpu_worker.h"
 #include "lib/fasta.h"
-#include "workers/cpu/nw_cpu.h"
 #include "tests/ref/ref_nw.h"
 #include "tests/tap.h"
+#include "workers/cpu/cpu_worker.h"
+#include "workers/cpu/nw_cpu.h"
 #include "workers/tb/tb_thread.h"
 #include "workers/tb/trace.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
 #include "nld/topo.h"
+#include "tests/tap.h"
 
 /* the k-th core (logical order) that meets the binding, computed apart from
  * topo.c: hwloc's "covering" iterator */

@@ -14,9 +14,9 @@
 #include "lib/output.h"
 #include "lib/result.h"
 #include "lib/score.h"
-#include "workers/tb/tb_thread.h"
 #include "lib/util.h"
 #include "workers/cpu/worklist.h"
+#include "workers/tb/tb_thread.h"
 
 typedef struct {
     const mnw_job_spec *js;

@@ -4,8 +4,8 @@
 #include <immintrin.h>
 #include <stdlib.h>
 
-#include "workers/cpu/nw_kernel_int.h"
 #include "lib/util.h"
+#include "workers/cpu/nw_kernel_int.h"
 
 #define V_T __m256i
 #define V_LOAD(p) _mm256_load_si256(p)

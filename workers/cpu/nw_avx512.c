@@ -6,8 +6,8 @@
 #include <immintrin.h>
 #include <stdlib.h>
 
-#include "workers/cpu/nw_kernel_int.h"
 #include "lib/util.h"
+#include "workers/cpu/nw_kernel_int.h"
 
 #define V_T __m512i
 #define V_LOAD(p) _mm512_load_si512(p)

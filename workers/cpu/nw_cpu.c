@@ -5,8 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "workers/cpu/nw_kernel_int.h"
 #include "lib/util.h"
+#include "workers/cpu/nw_kernel_int.h"
 
 typedef struct {
     const char *name, *cpu_feature;

@@ -11,11 +11,11 @@
 #define MNW_WORKLIST_H
 
 #include "lib/aln.h"
-#include "workers/cpu/nw_cpu.h"
 #include "lib/pairs.h"
 #include "lib/seq.h"
-#include "workers/tb/tb_thread.h"
 #include "lib/util.h"
+#include "workers/cpu/nw_cpu.h"
+#include "workers/tb/tb_thread.h"
 
 typedef struct {
     mnw_cpu_ws *ws;

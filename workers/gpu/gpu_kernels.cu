@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "workers/gpu/gpu_launch_int.h"
 #include "workers/gpu/gpu_kernels_int.cuh"
+#include "workers/gpu/gpu_launch_int.h"
 #include "workers/gpu/gpu_pack2_int.cuh"
 
 namespace {

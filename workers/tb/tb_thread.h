@@ -52,8 +52,8 @@
 
 #include "lib/jobspec.h"
 #include "lib/result.h"
-#include "workers/tb/trace.h"
 #include "lib/util.h"
+#include "workers/tb/trace.h"
 
 /* Smallest direction buffer of a batch: lane groups smaller than this are
  * packed into one batch. */

@@ -1,0 +1,223 @@
+/* proglog.c - see proglog.h. */
+#include "cld/proglog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/buf.h"
+#include "lib/json.h"
+
+void mnw_proglog_init(mnw_proglog *l, const char *dir)
+{
+    memset(l, 0, sizeof *l);
+    snprintf(l->path, sizeof l->path, "%s/%s", dir, MNW_PROGLOG_FILE);
+    l->interval = MNW_PROGLOG_INTERVAL_S;
+    l->max_bytes = MNW_PROGLOG_MAX_BYTES;
+}
+
+static void put_key(mnw_buf *b, const char *key)
+{
+    mnw_json_put_string(b, key);
+    mnw_buf_putc(b, ':');
+}
+
+static void put_double(mnw_buf *b, const char *fmt, double v)
+{
+    if (mnw_json_put_double(b, fmt, v)) mnw_buf_puts(b, "0"); /* never NaN: the progress writer refuses it */
+}
+
+void mnw_proglog_line(const mnw_progress *p, mnw_buf *b)
+{
+    mnw_buf_putc(b, '{');
+    put_key(b, "t");
+    put_double(b, "%.3f", p->updated);
+    mnw_buf_putc(b, ',');
+    put_key(b, "resumes");
+    mnw_buf_put_i64(b, p->resumes);
+    mnw_buf_putc(b, ',');
+    put_key(b, "state");
+    mnw_json_put_string(b, p->state);
+    mnw_buf_putc(b, ',');
+    put_key(b, "elapsed_s");
+    put_double(b, "%.3f", p->elapsed_s);
+    mnw_buf_putc(b, ',');
+    put_key(b, "pairs_done");
+    mnw_buf_put_u64(b, p->pairs_done);
+    mnw_buf_putc(b, ',');
+    put_key(b, "pairs_at_start");
+    mnw_buf_put_u64(b, p->pairs_at_start);
+    mnw_buf_putc(b, ',');
+    put_key(b, "pairs_total");
+    mnw_buf_put_u64(b, p->pairs_total);
+    mnw_buf_putc(b, ',');
+    put_key(b, "nodes");
+    mnw_buf_putc(b, '[');
+    for (int r = 0; r < p->nnodes; r++) {
+        const mnw_progress_node *n = &p->nodes[r];
+        if (r) mnw_buf_putc(b, ',');
+        mnw_buf_putc(b, '{');
+        put_key(b, "rank");
+        mnw_buf_put_i64(b, n->rank);
+        mnw_buf_putc(b, ',');
+        put_key(b, "host");
+        mnw_json_put_string(b, n->host);
+        mnw_buf_putc(b, ',');
+        put_key(b, "pairs");
+        mnw_buf_put_u64(b, n->pairs);
+        mnw_buf_putc(b, ',');
+        put_key(b, "dev");
+        mnw_buf_putc(b, '[');
+        for (int d = 0; d < n->ndev; d++) {
+            if (d) mnw_buf_putc(b, ',');
+            mnw_buf_putc(b, '{');
+            put_key(b, "name");
+            mnw_json_put_string(b, n->dev[d].name);
+            mnw_buf_putc(b, ',');
+            put_key(b, "pairs");
+            mnw_buf_put_u64(b, n->dev[d].pairs);
+            mnw_buf_putc(b, '}');
+        }
+        mnw_buf_puts(b, "]}");
+    }
+    mnw_buf_puts(b, "]}\n");
+}
+
+/* Writes all of p[0..n) to fd. 0, or -1 with errno set. */
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int mnw_proglog_add(mnw_proglog *l, const mnw_progress *p, int force, mnw_err *e)
+{
+    double now = mnw_now();
+    int changed = strcmp(l->state, p->state) != 0;
+    if (!force && !changed && l->last > 0 && now - l->last < l->interval) return 0;
+    int first = l->last == 0;
+    l->last = now;
+    snprintf(l->state, sizeof l->state, "%s", p->state);
+    mnw_buf b;
+    mnw_buf_init(&b);
+    int fd = open(l->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    int rc = 1;
+    if (fd < 0) {
+        rc = mnw_err_set(e, "%s: cannot open: %s", l->path, strerror(errno));
+    } else {
+        struct stat st;
+        char last = '\n';
+        /* a run killed in the middle of a line left it without its newline:
+         * end it, so that the next run's lines stand apart from it */
+        if (first && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+            pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+            mnw_buf_putc(&b, '\n');
+        mnw_proglog_line(p, &b);
+        if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+            rc = mnw_err_set(e, "%s: not a regular file", l->path);
+        } else if (write_all(fd, b.p, b.len)) {
+            rc = mnw_err_set(e, "%s: cannot write: %s", l->path, strerror(errno));
+        } else if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > l->max_bytes) {
+            if (mnw_proglog_compact(l->path, e)) rc = -1;
+            else l->interval *= 2;
+        }
+        close(fd);
+    }
+    mnw_buf_free(&b);
+    return rc;
+}
+
+/* The line's "state" and "resumes" as one key (state "\n" resumes), or ""
+ * for a line that is not a snapshot (kept as it is). */
+static void line_key(const char *line, size_t len, char *key, size_t cap)
+{
+    key[0] = '\0';
+    mnw_err e;
+    mnw_json *v = mnw_json_parse("progress.log", line, len, &e);
+    if (!v) return;
+    const mnw_json *s = mnw_json_get(v, "state"), *r = mnw_json_get(v, "resumes");
+    if (s && s->type == MNW_JSON_STRING && r && r->type == MNW_JSON_NUMBER)
+        snprintf(key, cap, "%s\n%s", s->str, r->str);
+    mnw_json_free(v);
+}
+
+int mnw_proglog_compact(const char *path, mnw_err *e)
+{
+    FILE *f = fopen(path, "re");
+    if (!f) return mnw_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+    mnw_buf all;
+    mnw_buf_init(&all);
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) mnw_buf_put(&all, chunk, got);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        mnw_buf_free(&all);
+        return mnw_err_set(e, "%s: read error", path);
+    }
+    /* the whole lines (a last one without its newline is dropped) */
+    size_t nl = 0, cap = 1024;
+    size_t *start = mnw_xmalloc(cap * sizeof *start), *len = mnw_xmalloc(cap * sizeof *len);
+    for (size_t at = 0; at < all.len;) {
+        const char *eol = memchr(all.p + at, '\n', all.len - at);
+        if (!eol) break;
+        if (nl == cap) {
+            cap *= 2;
+            start = mnw_xrealloc(start, cap * sizeof *start);
+            len = mnw_xrealloc(len, cap * sizeof *len);
+        }
+        start[nl] = at;
+        len[nl] = (size_t)(eol - (all.p + at));
+        nl++;
+        at = (size_t)(eol - all.p) + 1;
+    }
+    mnw_buf out;
+    mnw_buf_init(&out);
+    /* pass 0 keeps every change; when the changes alone hold most of the
+     * file (a run resumed thousands of times), pass 1 keeps every second
+     * line of all, so the file always shrinks */
+    for (int pass = 0; pass < 2; pass++) {
+        out.len = 0;
+        char prev[64] = "", key[64];
+        int odd = 0;
+        for (size_t k = 0; k < nl; k++) {
+            int keep;
+            if (pass == 0) {
+                line_key(all.p + start[k], len[k], key, sizeof key);
+                keep = k == 0 || k + 1 == nl || !key[0] || strcmp(key, prev) != 0;
+                if (!keep) keep = (odd ^= 1) == 0; /* every second line of a stretch */
+                else odd = 0;
+                snprintf(prev, sizeof prev, "%s", key);
+            } else {
+                keep = k == 0 || k + 1 == nl || k % 2 == 0;
+            }
+            if (keep) mnw_buf_put(&out, all.p + start[k], len[k] + 1);
+        }
+        if (out.len <= all.len / 4 * 3) break;
+    }
+    free(start);
+    free(len);
+    mnw_buf_free(&all);
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int rc = 0;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) rc = mnw_err_set(e, "%s: cannot write: %s", tmp, strerror(errno));
+    else if (write_all(fd, out.p, out.len)) rc = mnw_err_set(e, "%s: cannot write: %s", tmp, strerror(errno));
+    if (fd >= 0 && close(fd) && !rc) rc = mnw_err_set(e, "%s: cannot write: %s", tmp, strerror(errno));
+    if (!rc && rename(tmp, path)) rc = mnw_err_set(e, "%s: cannot replace: %s", path, strerror(errno));
+    if (rc) unlink(tmp);
+    mnw_buf_free(&out);
+    return rc;
+}
