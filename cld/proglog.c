@@ -20,66 +20,57 @@ void mnw_proglog_init(mnw_proglog *l, const char *dir)
     l->max_bytes = MNW_PROGLOG_MAX_BYTES;
 }
 
-static void put_key(mnw_buf *b, const char *key)
+/* ,"key":value (the comma unless first) */
+static void key(mnw_buf *b, int first, const char *k)
 {
-    mnw_json_put_string(b, key);
+    if (!first) mnw_buf_putc(b, ',');
+    mnw_json_put_string(b, k);
     mnw_buf_putc(b, ':');
 }
-
-static void put_double(mnw_buf *b, const char *fmt, double v)
+static void kv_u64(mnw_buf *b, int first, const char *k, uint64_t v)
 {
-    if (mnw_json_put_double(b, fmt, v)) mnw_buf_puts(b, "0"); /* never NaN: the progress writer refuses it */
+    key(b, first, k);
+    mnw_buf_put_u64(b, v);
+}
+static void kv_str(mnw_buf *b, int first, const char *k, const char *v)
+{
+    key(b, first, k);
+    mnw_json_put_string(b, v);
+}
+static void kv_secs(mnw_buf *b, int first, const char *k, double v)
+{
+    key(b, first, k);
+    if (mnw_json_put_double(b, "%.3f", v)) mnw_buf_puts(b, "0"); /* never NaN: the progress writer refuses it */
 }
 
 void mnw_proglog_line(const mnw_progress *p, mnw_buf *b)
 {
     mnw_buf_putc(b, '{');
-    put_key(b, "t");
-    put_double(b, "%.3f", p->updated);
-    mnw_buf_putc(b, ',');
-    put_key(b, "resumes");
+    kv_secs(b, 1, "t", p->updated);
+    key(b, 0, "resumes");
     mnw_buf_put_i64(b, p->resumes);
-    mnw_buf_putc(b, ',');
-    put_key(b, "state");
-    mnw_json_put_string(b, p->state);
-    mnw_buf_putc(b, ',');
-    put_key(b, "elapsed_s");
-    put_double(b, "%.3f", p->elapsed_s);
-    mnw_buf_putc(b, ',');
-    put_key(b, "pairs_done");
-    mnw_buf_put_u64(b, p->pairs_done);
-    mnw_buf_putc(b, ',');
-    put_key(b, "pairs_at_start");
-    mnw_buf_put_u64(b, p->pairs_at_start);
-    mnw_buf_putc(b, ',');
-    put_key(b, "pairs_total");
-    mnw_buf_put_u64(b, p->pairs_total);
-    mnw_buf_putc(b, ',');
-    put_key(b, "nodes");
+    kv_str(b, 0, "state", p->state);
+    kv_secs(b, 0, "elapsed_s", p->elapsed_s);
+    kv_u64(b, 0, "pairs_done", p->pairs_done);
+    kv_u64(b, 0, "pairs_at_start", p->pairs_at_start);
+    kv_u64(b, 0, "pairs_total", p->pairs_total);
+    key(b, 0, "nodes");
     mnw_buf_putc(b, '[');
     for (int r = 0; r < p->nnodes; r++) {
         const mnw_progress_node *n = &p->nodes[r];
         if (r) mnw_buf_putc(b, ',');
         mnw_buf_putc(b, '{');
-        put_key(b, "rank");
+        key(b, 1, "rank");
         mnw_buf_put_i64(b, n->rank);
-        mnw_buf_putc(b, ',');
-        put_key(b, "host");
-        mnw_json_put_string(b, n->host);
-        mnw_buf_putc(b, ',');
-        put_key(b, "pairs");
-        mnw_buf_put_u64(b, n->pairs);
-        mnw_buf_putc(b, ',');
-        put_key(b, "dev");
+        kv_str(b, 0, "host", n->host);
+        kv_u64(b, 0, "pairs", n->pairs);
+        key(b, 0, "dev");
         mnw_buf_putc(b, '[');
         for (int d = 0; d < n->ndev; d++) {
             if (d) mnw_buf_putc(b, ',');
             mnw_buf_putc(b, '{');
-            put_key(b, "name");
-            mnw_json_put_string(b, n->dev[d].name);
-            mnw_buf_putc(b, ',');
-            put_key(b, "pairs");
-            mnw_buf_put_u64(b, n->dev[d].pairs);
+            kv_str(b, 1, "name", n->dev[d].name);
+            kv_u64(b, 0, "pairs", n->dev[d].pairs);
             mnw_buf_putc(b, '}');
         }
         mnw_buf_puts(b, "]}");
