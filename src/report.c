@@ -208,8 +208,7 @@ static void chart_identity(mnw_buf *b, const mnw_scan *s)
     mnw_svg_end(&c);
     mnw_buf_puts(b, "<table class=\"num\"><tr><th>threshold</th><th>pairs at or above</th><th>share</th></tr>\n");
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
-        uint64_t above = 0;
-        for (int k = (int)llround(thresholds[t].id * MNW_SCAN_BINS); k < MNW_SCAN_BINS; k++) above += s->hist[k];
+        uint64_t above = s->above[t];
         putf(b, "<tr><td>%s</td><td data-k=\"above-%.3f\">%llu</td><td>%.2f%%</td></tr>\n", thresholds[t].what,
              thresholds[t].id, (unsigned long long)above, 100.0 * (double)above / (double)s->pairs);
     }
@@ -406,6 +405,8 @@ int mnw_report_main(int argc, char **argv)
     double t0 = mnw_now();
     mnw_scan s;
     mnw_scan_init(&s, bm.sequences);
+    s.nth = (int)(sizeof thresholds / sizeof thresholds[0]);
+    for (int t = 0; t < s.nth; t++) s.th[t] = thresholds[t].id;
     snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[MNW_OUT_PAIRS]);
     int rc = mnw_scan_pairs(&s, path, bytes, &e);
     if (!rc && s.pairs != bm.watermark - k0)
@@ -449,7 +450,9 @@ int mnw_report_main(int argc, char **argv)
     snprintf(v, sizeof v, "%llu of %llu (%.2f%%)%s", (unsigned long long)(bm.watermark - k0),
              (unsigned long long)(k1 - k0), k1 > k0 ? 100.0 * (double)(bm.watermark - k0) / (double)(k1 - k0) : 100.0,
              bm.watermark == k1 ? ", complete" : ", in progress or stopped");
-    row(&b, "pairs written (bookmark)", v);
+    mnw_buf_puts(&b, "<tr><th>pairs written (bookmark)</th><td data-k=\"pairs\">");
+    esc(&b, v);
+    mnw_buf_puts(&b, "</td></tr>\n");
     snprintf(v, sizeof v, "match %s, mismatch %s, gap-open %s, gap-extend %s, free end gaps %s",
              mnw_bookmark_get(&bm, "match"), mnw_bookmark_get(&bm, "mismatch"), mnw_bookmark_get(&bm, "gap-open"),
              mnw_bookmark_get(&bm, "gap-extend"), mnw_bookmark_get(&bm, "free-end-gaps"));

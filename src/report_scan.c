@@ -98,6 +98,7 @@ static int one_line(mnw_scan *s, const char *path, char *line, size_t len, mnw_e
     int bin = (int)(id * MNW_SCAN_BINS);
     if (bin >= MNW_SCAN_BINS) bin = MNW_SCAN_BINS - 1;
     s->hist[bin]++;
+    for (int t = 0; t < s->nth; t++) s->above[t] += id >= s->th[t];
     s->pairs++;
     if (id < s->id_min) s->id_min = id;
     if (id > s->id_max) s->id_max = id;

@@ -15,8 +15,13 @@ typedef struct {
     double identity;
 } mnw_scan_pair;
 
+#define MNW_SCAN_MAX_TH 8
+
 typedef struct {
     uint64_t nseq, lines, pairs;
+    int nth;                          /* identity thresholds counted exactly */
+    double th[MNW_SCAN_MAX_TH];
+    uint64_t above[MNW_SCAN_MAX_TH];  /* pairs with identity >= th[k] */
     uint64_t hist[MNW_SCAN_BINS];
     double id_min, id_max, id_sum;
     float *nn;        /* per sequence: the identity of its nearest neighbour (-1: none seen) */
