@@ -6,16 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void putf(mnw_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(mnw_buf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) mnw_buf_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
 
 void mnw_svg_escape(mnw_buf *b, const char *s)
 {
@@ -47,7 +37,7 @@ void mnw_svg_begin(mnw_svg *c, mnw_buf *b, int width, int height, const char *ti
     c->ylog = ylog && y0 > 0;
     c->y0 = y0;
     c->y1 = y1 > y0 ? y1 : y0 + 1;
-    putf(b,
+    mnw_buf_printf(b,
          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
          "font-family=\"sans-serif\" font-size=\"12\">\n<title>",
          width, height, width, height);
@@ -87,7 +77,7 @@ static double nice_step(double span, int n)
 
 void mnw_svg_text(mnw_svg *c, double px, double py, const char *anchor, const char *color, const char *text)
 {
-    putf(c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">", px, py, anchor, color);
+    mnw_buf_printf(c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">", px, py, anchor, color);
     mnw_svg_escape(c->b, text);
     mnw_buf_puts(c->b, "</text>\n");
 }
@@ -97,13 +87,13 @@ void mnw_svg_axes(mnw_svg *c, int xticks, const char *xfmt, const char *xtitle, 
 {
     mnw_buf *b = c->b;
     double L = c->left, R = c->width - c->right, T = c->top, B = c->height - c->bottom;
-    putf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fafafa\" stroke=\"#999\"/>\n", L, T,
+    mnw_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fafafa\" stroke=\"#999\"/>\n", L, T,
          R - L, B - T);
     char lab[64];
     double step = nice_step(c->x1 - c->x0, xticks);
     for (double x = ceil(c->x0 / step - 1e-9) * step; x <= c->x1 + step * 1e-9; x += step) {
         double px = mnw_svg_x(c, x);
-        putf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px, T, px, B);
+        mnw_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px, T, px, B);
         snprintf(lab, sizeof lab, xfmt, fabs(x) < 1e-9 * step ? 0.0 : x);
         mnw_svg_text(c, px, B + 16, "middle", "#333", lab);
     }
@@ -111,7 +101,7 @@ void mnw_svg_axes(mnw_svg *c, int xticks, const char *xfmt, const char *xtitle, 
         for (double y = pow(10, floor(log10(c->y0))); y <= c->y1 * 1.0001; y *= 10) {
             if (y < c->y0) continue;
             double py = mnw_svg_y(c, y);
-            putf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, py, R, py);
+            mnw_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, py, R, py);
             snprintf(lab, sizeof lab, yfmt, y);
             mnw_svg_text(c, L - 6, py + 4, "end", "#333", lab);
         }
@@ -119,14 +109,14 @@ void mnw_svg_axes(mnw_svg *c, int xticks, const char *xfmt, const char *xtitle, 
         step = nice_step(c->y1 - c->y0, yticks);
         for (double y = ceil(c->y0 / step - 1e-9) * step; y <= c->y1 + step * 1e-9; y += step) {
             double py = mnw_svg_y(c, y);
-            putf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, py, R, py);
+            mnw_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, py, R, py);
             snprintf(lab, sizeof lab, yfmt, fabs(y) < 1e-9 * step ? 0.0 : y);
             mnw_svg_text(c, L - 6, py + 4, "end", "#333", lab);
         }
     }
     if (xtitle) mnw_svg_text(c, (L + R) / 2, c->height - 12, "middle", "#000", xtitle);
     if (ytitle) {
-        putf(b, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" fill=\"#000\">", (T + B) / 2);
+        mnw_buf_printf(b, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" fill=\"#000\">", (T + B) / 2);
         mnw_svg_escape(b, ytitle);
         mnw_buf_puts(b, "</text>\n");
     }
@@ -140,17 +130,17 @@ void mnw_svg_bars(mnw_svg *c, const double *xs, const double *ys, int n, double 
         double xa = mnw_svg_x(c, xs[k]), xb = mnw_svg_x(c, xs[k] + w), y = mnw_svg_y(c, ys[k]);
         double top = y < base ? y : base, h = fabs(base - y);
         if (h < 0.01) continue;
-        putf(c->b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n", xa, top,
+        mnw_buf_printf(c->b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n", xa, top,
              xb - xa > 0.5 ? xb - xa : 0.5, h, color);
     }
 }
 
 void mnw_svg_line(mnw_svg *c, const double *xs, const double *ys, int n, const char *color, double width)
 {
-    putf(c->b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"", color, width);
+    mnw_buf_printf(c->b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"", color, width);
     for (int k = 0; k < n; k++) {
         if (c->ylog && ys[k] <= 0) continue;
-        putf(c->b, "%.1f,%.1f ", mnw_svg_x(c, xs[k]), mnw_svg_y(c, ys[k]));
+        mnw_buf_printf(c->b, "%.1f,%.1f ", mnw_svg_x(c, xs[k]), mnw_svg_y(c, ys[k]));
     }
     mnw_buf_puts(c->b, "\"/>\n");
 }
@@ -159,7 +149,7 @@ void mnw_svg_vline(mnw_svg *c, double x, const char *label, const char *color)
 {
     if (x < c->x0 || x > c->x1) return;
     double px = mnw_svg_x(c, x), T = c->top, B = c->height - c->bottom;
-    putf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n", px,
+    mnw_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n", px,
          T, px, B, color);
     if (label) mnw_svg_text(c, px + 3, T + 12, "start", color, label);
 }
@@ -167,7 +157,7 @@ void mnw_svg_vline(mnw_svg *c, double x, const char *label, const char *color)
 void mnw_svg_legend(mnw_svg *c, int k, const char *color, const char *text)
 {
     double x = c->width - c->right - 190, y = c->top + 16 + 16 * k;
-    putf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n", x, y - 4,
+    mnw_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n", x, y - 4,
          x + 18, y - 4, color);
     mnw_svg_text(c, x + 24, y, "start", "#000", text);
 }

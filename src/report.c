@@ -147,16 +147,6 @@ static void chart_throughput(mnw_buf *b, const history *h)
     free(ys);
 }
 
-static void putf(mnw_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(mnw_buf *b, const char *fmt, ...)
-{
-    char tmp[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) mnw_buf_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
 
 static void esc(mnw_buf *b, const char *s) { mnw_svg_escape(b, s ? s : ""); }
 
@@ -209,7 +199,7 @@ static void chart_identity(mnw_buf *b, const mnw_scan *s)
     mnw_buf_puts(b, "<table class=\"num\"><tr><th>threshold</th><th>pairs at or above</th><th>share</th></tr>\n");
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
         uint64_t above = s->above[t];
-        putf(b, "<tr><td>%s</td><td data-k=\"above-%.3f\">%llu</td><td>%.2f%%</td></tr>\n", thresholds[t].what,
+        mnw_buf_printf(b, "<tr><td>%s</td><td data-k=\"above-%.3f\">%llu</td><td>%.2f%%</td></tr>\n", thresholds[t].what,
              thresholds[t].id, (unsigned long long)above, 100.0 * (double)above / (double)s->pairs);
     }
     mnw_buf_puts(b, "</table>\n");
@@ -246,34 +236,34 @@ static void chart_neighbours(mnw_buf *b, const mnw_scan *s, double outlier)
     mnw_svg_end(&c);
     uint64_t nout = 0;
     for (uint64_t i = 0; i < s->nseq; i++) nout += s->nn[i] >= 0 && s->nn[i] < outlier;
-    putf(b, "<p data-k=\"outliers\">%llu sequence%s whose nearest neighbour is below %.1f%% identity%s</p>\n",
+    mnw_buf_printf(b, "<p data-k=\"outliers\">%llu sequence%s whose nearest neighbour is below %.1f%% identity%s</p>\n",
          (unsigned long long)nout, nout == 1 ? "" : "s", 100 * outlier, nout ? ":" : ".");
     if (!nout) return;
     mnw_buf_puts(b, "<table class=\"num\"><tr><th>#</th><th>sequence</th><th>nearest neighbour</th><th>identity</th></tr>\n");
     uint64_t shown = 0;
     for (uint64_t i = 0; i < s->nseq && shown < 200; i++) {
         if (!(s->nn[i] >= 0 && s->nn[i] < outlier)) continue;
-        putf(b, "<tr><td>%llu</td><td>", (unsigned long long)i);
+        mnw_buf_printf(b, "<tr><td>%llu</td><td>", (unsigned long long)i);
         esc(b, s->name[i]);
         mnw_buf_puts(b, "</td><td>");
         esc(b, s->nn_of[i] < s->nseq ? s->name[s->nn_of[i]] : "?");
-        putf(b, "</td><td>%.2f%%</td></tr>\n", 100.0 * s->nn[i]);
+        mnw_buf_printf(b, "</td><td>%.2f%%</td></tr>\n", 100.0 * s->nn[i]);
         shown++;
     }
     mnw_buf_puts(b, "</table>\n");
-    if (nout > shown) putf(b, "<p>(the first %llu shown)</p>\n", (unsigned long long)shown);
+    if (nout > shown) mnw_buf_printf(b, "<p>(the first %llu shown)</p>\n", (unsigned long long)shown);
 }
 
 static void pair_table(mnw_buf *b, const mnw_scan *s, const mnw_scan_pair *v, int n, const char *title)
 {
-    putf(b, "<h3>%s</h3>\n<table class=\"num\"><tr><th>i</th><th>j</th><th>sequence i</th><th>sequence j</th>"
+    mnw_buf_printf(b, "<h3>%s</h3>\n<table class=\"num\"><tr><th>i</th><th>j</th><th>sequence i</th><th>sequence j</th>"
             "<th>identity</th></tr>\n", title);
     for (int k = 0; k < n; k++) {
-        putf(b, "<tr><td>%llu</td><td>%llu</td><td>", (unsigned long long)v[k].i, (unsigned long long)v[k].j);
+        mnw_buf_printf(b, "<tr><td>%llu</td><td>%llu</td><td>", (unsigned long long)v[k].i, (unsigned long long)v[k].j);
         esc(b, s->name[v[k].i]);
         mnw_buf_puts(b, "</td><td>");
         esc(b, s->name[v[k].j]);
-        putf(b, "</td><td>%.4f%%</td></tr>\n", 100 * v[k].identity);
+        mnw_buf_printf(b, "</td><td>%.4f%%</td></tr>\n", 100 * v[k].identity);
     }
     mnw_buf_puts(b, "</table>\n");
 }
@@ -314,7 +304,7 @@ static void chart_shares(mnw_buf *b, const history *h, const mnw_progress *pj, i
     mnw_svg_axes(&c, 10, "%g%%", "share of the pairs aligned", 0, "", NULL);
     for (int d = 0; d < nd; d++) {
         double share = 100 * pairs[d] / total, y = mnw_svg_y(&c, nd - d - 0.15), y2 = mnw_svg_y(&c, nd - d - 0.85);
-        putf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", mnw_svg_x(&c, 0), y,
+        mnw_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", mnw_svg_x(&c, 0), y,
              mnw_svg_x(&c, share) - mnw_svg_x(&c, 0), y2 - y, palette[d % 10]);
         char lab[200];
         snprintf(lab, sizeof lab, "%.111s: %.0f pairs (%.1f%%)", names[d], pairs[d], share);
@@ -440,7 +430,7 @@ int mnw_report_main(int argc, char **argv)
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
                      "<title>mnw report: ");
     esc(&b, outdir);
-    putf(&b, "</title><style>%s</style></head><body>\n<h1>mnw report: ", css);
+    mnw_buf_printf(&b, "</title><style>%s</style></head><body>\n<h1>mnw report: ", css);
     esc(&b, outdir);
     mnw_buf_puts(&b, "</h1>\n<h2>The run</h2>\n<table>\n");
     char v[512];
@@ -475,7 +465,7 @@ int mnw_report_main(int argc, char **argv)
     chart_throughput(&b, &h);
     mnw_buf_puts(&b, "<h2>Who aligned what</h2>\n");
     chart_shares(&b, &h, &pj, have_pj);
-    putf(&b, "<p>Made by mnw report from %s/pairs.tsv.gz (%llu pairs read in %.1f s), progress.json and "
+    mnw_buf_printf(&b, "<p>Made by mnw report from %s/pairs.tsv.gz (%llu pairs read in %.1f s), progress.json and "
              "progress.log (%zu snapshots).</p>\n</body></html>\n",
          "OUTDIR", (unsigned long long)s.pairs, t_scan, h.n);
     /* the report whole, or none */
