@@ -1,6 +1,7 @@
 /* buf.c - see buf.h. */
 #include "lib/buf.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,4 +62,18 @@ void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v)
     snprintf(big, (size_t)n + 1, fmt, v);
     mnw_buf_put(b, big, (size_t)n);
     free(big);
+}
+
+void mnw_buf_printf(mnw_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0) return;
+    mnw_buf_reserve(b, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
 }

@@ -28,5 +28,7 @@ void mnw_buf_put_i64(mnw_buf *b, int64_t v);
 /* printf-style for one double (fmt such as "%g"); for the bookmark and
  * progress files. The outputs write numbers with fmtnum.h (no printf). */
 void mnw_buf_put_double(mnw_buf *b, const char *fmt, double v);
+/* printf-style, any length (for text that is not an output: the report). */
+void mnw_buf_printf(mnw_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -14,7 +14,7 @@
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libdeflate-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
-test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db"
+test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db chromium"
 say() { echo "scripts/deps.sh: $*" >&2; }
 SUDO=""
 case "$what" in

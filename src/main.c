@@ -37,6 +37,7 @@
 #include "nld/nldout.h"
 #include "nld/topo.h"
 #include "src/opts.h"
+#include "src/report.h"
 #include "src/resume.h"
 #include "src/status.h"
 #include "workers/cpu/nw_cpu.h"
@@ -964,6 +965,7 @@ int main(int argc, char **argv)
 {
     open_std_fds();
     if (argc > 1 && !strcmp(argv[1], "status")) return mnw_status_main(argc - 1, argv + 1); /* no MPI */
+    if (argc > 1 && !strcmp(argv[1], "report")) return mnw_report_main(argc - 1, argv + 1); /* no MPI */
     if (argc > 1 && !strcmp(argv[1], "verify")) return mnw_verify_main(argc - 1, argv + 1); /* no MPI */
     if (argc > 1 && !strcmp(argv[1], "merge")) return mnw_merge_main(argc - 1, argv + 1);   /* no MPI */
     mnw_err e;

@@ -478,6 +478,7 @@ void mnw_opts_usage(FILE *f)
                "       mnw -c job.conf [options]\n"
                "       mnw --resume OUTDIR [node options]   continue a stopped run\n"
                "       mnw status OUTDIR                    show a run's progress\n"
+               "       mnw report OUTDIR [-o FILE]          the run and its results as one HTML page\n"
                "       mnw verify OUTDIR                    check the outputs against the bookmark\n"
                "       mnw merge OUTDIR SHARD_DIR...        join the shards of a run (--shard) into OUTDIR\n\n"
                "options:\n", MNW_VERSION);

@@ -1,0 +1,493 @@
+/* report.c - `mnw report OUTDIR [-o FILE] [--outlier X]` (WIP, issue 24; not
+ * built yet): one self-contained HTML page about a run and its results. */
+#include "src/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cld/bookmark.h"
+#include "cld/progress.h"
+#include "cld/proglog.h"
+#include "lib/buf.h"
+#include "lib/json.h"
+#include "lib/svg.h"
+#include "lib/output.h"
+#include "src/report_scan.h"
+
+/* the common 16S thresholds marked on the identity charts */
+static const struct {
+    double id;
+    const char *what;
+} thresholds[] = {
+    {0.865, "86.5% family"}, {0.945, "94.5% genus"}, {0.97, "97% OTU"}, {0.987, "98.7% species"}, {0.99, "99% OTU"},
+};
+
+typedef struct { /* one snapshot of progress.log */
+    double t, elapsed;
+    int resumes;
+    char state[16];
+    uint64_t done;
+    int ndev;
+    char dev[32][112];      /* "rank R HOST CPU" ... */
+    uint64_t dev_pairs[32];
+} snap;
+
+typedef struct {
+    snap *v;
+    size_t n, cap;
+    uint64_t bad; /* lines that are not snapshots */
+} history;
+
+static int read_history(const char *path, history *h, mnw_err *e)
+{
+    memset(h, 0, sizeof *h);
+    FILE *f = fopen(path, "re");
+    if (!f) return errno == ENOENT ? 0 : mnw_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        if (line[len - 1] != '\n') break; /* a last line without its newline: a write cut short */
+        mnw_err je;
+        mnw_json *v = mnw_json_parse(path, line, (size_t)len, &je);
+        const mnw_json *st = v ? mnw_json_get(v, "state") : NULL, *nodes = v ? mnw_json_get(v, "nodes") : NULL;
+        long long r = 0;
+        if (!st || st->type != MNW_JSON_STRING || !nodes || nodes->type != MNW_JSON_ARRAY ||
+            mnw_json_int(mnw_json_get(v, "resumes"), 0, 1000000, &r)) {
+            h->bad++;
+            mnw_json_free(v);
+            continue;
+        }
+        if (h->n == h->cap) {
+            h->cap = h->cap ? 2 * h->cap : 256;
+            h->v = mnw_xrealloc(h->v, h->cap * sizeof *h->v);
+        }
+        snap *s = &h->v[h->n++];
+        memset(s, 0, sizeof *s);
+        s->t = mnw_json_get(v, "t") ? mnw_json_get(v, "t")->num : 0;
+        s->elapsed = mnw_json_get(v, "elapsed_s") ? mnw_json_get(v, "elapsed_s")->num : 0;
+        s->resumes = (int)r;
+        snprintf(s->state, sizeof s->state, "%s", st->str);
+        if (mnw_json_u64(mnw_json_get(v, "pairs_done"), &s->done)) s->done = 0;
+        for (size_t k = 0; k < nodes->n; k++) {
+            const mnw_json *nd = &nodes->items[k], *host = mnw_json_get(nd, "host"), *dev = mnw_json_get(nd, "dev");
+            if (!dev || dev->type != MNW_JSON_ARRAY) continue;
+            for (size_t d = 0; d < dev->n && s->ndev < 32; d++) {
+                const mnw_json *nm = mnw_json_get(&dev->items[d], "name");
+                snprintf(s->dev[s->ndev], sizeof s->dev[0], "rank %zu %s %s", k, host ? host->str : "?",
+                         nm ? nm->str : "?");
+                if (mnw_json_u64(mnw_json_get(&dev->items[d], "pairs"), &s->dev_pairs[s->ndev])) s->dev_pairs[s->ndev] = 0;
+                s->ndev++;
+            }
+        }
+        mnw_json_free(v);
+    }
+    free(line);
+    fclose(f);
+    return 0;
+}
+
+static const char *palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+/* throughput over time: per device, pairs/s between consecutive snapshots
+ * of one run; resumes and stops marked */
+static void chart_throughput(mnw_buf *b, const history *h)
+{
+    if (h->n < 2) {
+        mnw_buf_puts(b, "<p>No history (progress.log) with two snapshots or more.</p>\n");
+        return;
+    }
+    double t0 = h->v[0].t, t1 = h->v[h->n - 1].t, ymax = 1;
+    int ndev = 0;
+    char names[32][112];
+    for (size_t k = 0; k < h->n; k++)
+        for (int d = 0; d < h->v[k].ndev; d++) {
+            int f = 0;
+            for (int x = 0; x < ndev; x++) f |= !strcmp(names[x], h->v[k].dev[d]);
+            if (!f && ndev < 32) snprintf(names[ndev++], sizeof names[0], "%s", h->v[k].dev[d]);
+        }
+    double *xs = mnw_xmalloc(h->n * sizeof *xs), *ys = mnw_xmalloc(h->n * sizeof *ys);
+    for (size_t k = 1; k < h->n; k++)
+        for (int d = 0; d < h->v[k].ndev; d++) {
+            const snap *a = &h->v[k - 1], *c = &h->v[k];
+            if (a->resumes != c->resumes || c->t <= a->t || d >= a->ndev) continue;
+            double r = (double)(c->dev_pairs[d] - a->dev_pairs[d]) / (c->t - a->t);
+            if (r > ymax) ymax = r;
+        }
+    mnw_svg c;
+    mnw_svg_begin(&c, b, 900, 320, "Throughput over time per rank and device", 0, (t1 - t0) / 60, 0, ymax * 1.1, 0);
+    mnw_svg_axes(&c, 8, "%g", "minutes since the first snapshot", 5, "%g", "pairs/s");
+    for (int d = 0; d < ndev; d++) {
+        size_t n = 0;
+        for (size_t k = 1; k < h->n; k++) {
+            const snap *a = &h->v[k - 1], *s = &h->v[k];
+            int ia = -1, is = -1;
+            for (int x = 0; x < a->ndev; x++) if (!strcmp(a->dev[x], names[d])) ia = x;
+            for (int x = 0; x < s->ndev; x++) if (!strcmp(s->dev[x], names[d])) is = x;
+            if (ia < 0 || is < 0 || a->resumes != s->resumes || s->t <= a->t) continue;
+            xs[n] = (s->t - t0) / 60;
+            ys[n] = (double)(s->dev_pairs[is] - a->dev_pairs[ia]) / (s->t - a->t);
+            n++;
+        }
+        mnw_svg_line(&c, xs, ys, (int)n, palette[d % 10], 1.5);
+        mnw_svg_legend(&c, d, palette[d % 10], names[d]);
+    }
+    for (size_t k = 1; k < h->n; k++) {
+        if (h->v[k].resumes != h->v[k - 1].resumes) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "resume", "#090");
+        else if (!strcmp(h->v[k].state, "stopped")) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "stop", "#c00");
+    }
+    mnw_svg_end(&c);
+    free(xs);
+    free(ys);
+}
+
+
+static void esc(mnw_buf *b, const char *s) { mnw_svg_escape(b, s ? s : ""); }
+
+/* a row of the summary table */
+static void row(mnw_buf *b, const char *key, const char *val)
+{
+    mnw_buf_puts(b, "<tr><th>");
+    esc(b, key);
+    mnw_buf_puts(b, "</th><td>");
+    esc(b, val);
+    mnw_buf_puts(b, "</td></tr>\n");
+}
+
+/* the identities: histogram (log count axis) and the cumulative share of
+ * pairs at or above each identity, the thresholds marked */
+static void chart_identity(mnw_buf *b, const mnw_scan *s)
+{
+    if (!s->pairs) {
+        mnw_buf_puts(b, "<p>No pair written yet.</p>\n");
+        return;
+    }
+    int lo = (int)floor(s->id_min * 20) * (MNW_SCAN_BINS / 20); /* from the 5% step below the lowest */
+    double xs[MNW_SCAN_BINS], ys[MNW_SCAN_BINS], ymax = 1;
+    int n = 0;
+    for (int k = lo; k < MNW_SCAN_BINS; k++) {
+        xs[n] = 100.0 * k / MNW_SCAN_BINS;
+        ys[n] = (double)s->hist[k];
+        if (ys[n] > ymax) ymax = ys[n];
+        n++;
+    }
+    mnw_svg c;
+    mnw_svg_begin(&c, b, 900, 320, "Pairwise identity: pairs per 0.1% bin", xs[0], 100, 0.8, ymax * 1.5, 1);
+    mnw_svg_axes(&c, 10, "%g%%", "identity (%)", 5, "%g", "pairs (log scale)");
+    mnw_svg_bars(&c, xs, ys, n, 100.0 / MNW_SCAN_BINS, "#1f77b4");
+    for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++)
+        mnw_svg_vline(&c, 100 * thresholds[t].id, NULL, "#c00");
+    mnw_svg_end(&c);
+    /* cumulative: share of pairs with identity >= x */
+    double cum = 0;
+    for (int k = n - 1; k >= 0; k--) {
+        cum += ys[k];
+        ys[k] = 100.0 * cum / (double)s->pairs;
+    }
+    mnw_svg_begin(&c, b, 900, 320, "Share of pairs at or above each identity", xs[0], 100, 0, 100, 0);
+    mnw_svg_axes(&c, 10, "%g%%", "identity (%)", 5, "%g%%", "pairs at or above");
+    mnw_svg_line(&c, xs, ys, n, "#1f77b4", 2);
+    for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++)
+        mnw_svg_vline(&c, 100 * thresholds[t].id, thresholds[t].what, "#c00");
+    mnw_svg_end(&c);
+    mnw_buf_puts(b, "<table class=\"num\"><tr><th>threshold</th><th>pairs at or above</th><th>share</th></tr>\n");
+    for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
+        uint64_t above = s->above[t];
+        mnw_buf_printf(b, "<tr><td>%s</td><td data-k=\"above-%.3f\">%llu</td><td>%.2f%%</td></tr>\n", thresholds[t].what,
+             thresholds[t].id, (unsigned long long)above, 100.0 * (double)above / (double)s->pairs);
+    }
+    mnw_buf_puts(b, "</table>\n");
+}
+
+/* each sequence's nearest neighbour: histogram, and the sequences whose
+ * nearest neighbour is below `outlier` */
+static void chart_neighbours(mnw_buf *b, const mnw_scan *s, double outlier)
+{
+    uint64_t hist[100] = {0}, seen = 0;
+    for (uint64_t i = 0; i < s->nseq; i++) {
+        if (s->nn[i] < 0) continue;
+        int k = (int)(s->nn[i] * 100);
+        hist[k > 99 ? 99 : k]++;
+        seen++;
+    }
+    if (!seen) return;
+    double xs[100], ys[100], ymax = 1;
+    int lo = 100;
+    for (int k = 0; k < 100; k++)
+        if (hist[k] && k < lo) lo = k;
+    int n = 0;
+    for (int k = lo; k < 100; k++) {
+        xs[n] = k;
+        ys[n] = (double)hist[k];
+        if (ys[n] > ymax) ymax = ys[n];
+        n++;
+    }
+    mnw_svg c;
+    mnw_svg_begin(&c, b, 900, 280, "Each sequence's nearest neighbour: sequences per 1% bin", lo, 100, 0.8, ymax * 1.5, 1);
+    mnw_svg_axes(&c, 10, "%g%%", "identity to the nearest neighbour (%)", 5, "%g", "sequences (log scale)");
+    mnw_svg_bars(&c, xs, ys, n, 1, "#2ca02c");
+    mnw_svg_vline(&c, 100 * outlier, "outlier below", "#c00");
+    mnw_svg_end(&c);
+    uint64_t nout = 0;
+    for (uint64_t i = 0; i < s->nseq; i++) nout += s->nn[i] >= 0 && s->nn[i] < outlier;
+    mnw_buf_printf(b, "<p data-k=\"outliers\">%llu sequence%s whose nearest neighbour is below %.1f%% identity%s</p>\n",
+         (unsigned long long)nout, nout == 1 ? "" : "s", 100 * outlier, nout ? ":" : ".");
+    if (!nout) return;
+    mnw_buf_puts(b, "<table class=\"num\"><tr><th>#</th><th>sequence</th><th>nearest neighbour</th><th>identity</th></tr>\n");
+    uint64_t shown = 0;
+    for (uint64_t i = 0; i < s->nseq && shown < 200; i++) {
+        if (!(s->nn[i] >= 0 && s->nn[i] < outlier)) continue;
+        mnw_buf_printf(b, "<tr><td>%llu</td><td>", (unsigned long long)i);
+        esc(b, s->name[i]);
+        mnw_buf_puts(b, "</td><td>");
+        esc(b, s->nn_of[i] < s->nseq ? s->name[s->nn_of[i]] : "?");
+        mnw_buf_printf(b, "</td><td>%.2f%%</td></tr>\n", 100.0 * s->nn[i]);
+        shown++;
+    }
+    mnw_buf_puts(b, "</table>\n");
+    if (nout > shown) mnw_buf_printf(b, "<p>(the first %llu shown)</p>\n", (unsigned long long)shown);
+}
+
+static void pair_table(mnw_buf *b, const mnw_scan *s, const mnw_scan_pair *v, int n, const char *title)
+{
+    mnw_buf_printf(b, "<h3>%s</h3>\n<table class=\"num\"><tr><th>i</th><th>j</th><th>sequence i</th><th>sequence j</th>"
+            "<th>identity</th></tr>\n", title);
+    for (int k = 0; k < n; k++) {
+        mnw_buf_printf(b, "<tr><td>%llu</td><td>%llu</td><td>", (unsigned long long)v[k].i, (unsigned long long)v[k].j);
+        esc(b, s->name[v[k].i]);
+        mnw_buf_puts(b, "</td><td>");
+        esc(b, s->name[v[k].j]);
+        mnw_buf_printf(b, "</td><td>%.4f%%</td></tr>\n", 100 * v[k].identity);
+    }
+    mnw_buf_puts(b, "</table>\n");
+}
+
+/* the share of pairs per node and device: each run's last snapshot, summed
+ * (without a history, progress.json's run) */
+static void chart_shares(mnw_buf *b, const history *h, const mnw_progress *pj, int have_pj)
+{
+    char names[32][112];
+    double pairs[32] = {0}, total = 0;
+    int nd = 0;
+    for (size_t k = 0; k < h->n; k++) {
+        if (k + 1 < h->n && h->v[k + 1].resumes == h->v[k].resumes) continue; /* not the run's last */
+        for (int d = 0; d < h->v[k].ndev; d++) {
+            int x = 0;
+            while (x < nd && strcmp(names[x], h->v[k].dev[d])) x++;
+            if (x == nd) {
+                if (nd == 32) continue;
+                snprintf(names[nd++], sizeof names[0], "%s", h->v[k].dev[d]);
+            }
+            pairs[x] += (double)h->v[k].dev_pairs[d];
+        }
+    }
+    if (!nd && have_pj)
+        for (int r = 0; r < pj->nnodes; r++)
+            for (int d = 0; d < pj->nodes[r].ndev && nd < 32; d++) {
+                snprintf(names[nd], sizeof names[0], "rank %d %s %s", r, pj->nodes[r].host, pj->nodes[r].dev[d].name);
+                pairs[nd++] = (double)pj->nodes[r].dev[d].pairs;
+            }
+    for (int d = 0; d < nd; d++) total += pairs[d];
+    if (!nd || total <= 0) {
+        mnw_buf_puts(b, "<p>No pairs counted per device yet.</p>\n");
+        return;
+    }
+    mnw_svg c;
+    mnw_svg_begin(&c, b, 900, 60 + 24 * nd, "Share of the pairs per rank and device", 0, 100, 0, nd, 0);
+    c.left = 260;
+    mnw_svg_axes(&c, 10, "%g%%", "share of the pairs aligned", 0, "", NULL);
+    for (int d = 0; d < nd; d++) {
+        double share = 100 * pairs[d] / total, y = mnw_svg_y(&c, nd - d - 0.15), y2 = mnw_svg_y(&c, nd - d - 0.85);
+        mnw_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", mnw_svg_x(&c, 0), y,
+             mnw_svg_x(&c, share) - mnw_svg_x(&c, 0), y2 - y, palette[d % 10]);
+        char lab[200];
+        snprintf(lab, sizeof lab, "%.111s: %.0f pairs (%.1f%%)", names[d], pairs[d], share);
+        mnw_svg_text(&c, c.left - 6, (y + y2) / 2 + 4, "end", "#000", lab);
+    }
+    mnw_svg_end(&c);
+}
+
+/* GCUPS and rate of each run as mnw.log's "done:" lines say */
+static void log_rates(mnw_buf *b, const char *outdir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/mnw.log", outdir);
+    FILE *f = fopen(path, "re");
+    if (!f) return;
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *d = strstr(line, "INFO done: ");
+        if (!d) continue;
+        line[strcspn(line, "\n")] = 0;
+        row(b, n++ ? "a later run (mnw.log)" : "done (mnw.log)", d + 11);
+    }
+    fclose(f);
+}
+
+static const char *css =
+    "body{font-family:sans-serif;margin:2em;max-width:960px;color:#111}"
+    "table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}"
+    "table.num td{font-variant-numeric:tabular-nums}h2{margin-top:1.5em;border-bottom:1px solid #ccc}"
+    "svg{display:block;margin:.5em 0}";
+
+int mnw_report_main(int argc, char **argv)
+{
+    const char *outdir = NULL, *out = NULL;
+    double outlier = 0.80;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+            printf("usage: mnw report OUTDIR [-o FILE] [--outlier X]\n"
+                   "  writes FILE (default OUTDIR/report.html): the run and its results as one HTML page\n"
+                   "  --outlier X  list the sequences whose nearest neighbour is below identity X (default 0.80)\n");
+            return 0;
+        } else if (!strcmp(argv[a], "-o") && a + 1 < argc) {
+            out = argv[++a];
+        } else if (!strcmp(argv[a], "--outlier") && a + 1 < argc) {
+            char *end;
+            outlier = strtod(argv[++a], &end);
+            if (*end || !(outlier > 0 && outlier <= 1)) {
+                fprintf(stderr, "mnw report: --outlier takes an identity from 0 to 1, not '%s'\n", argv[a]);
+                return 2;
+            }
+        } else if (argv[a][0] != '-' && !outdir) {
+            outdir = argv[a];
+        } else {
+            fprintf(stderr, "mnw report: unknown or incomplete argument '%s' (mnw report --help)\n", argv[a]);
+            return 2;
+        }
+    }
+    if (!outdir) {
+        fprintf(stderr, "usage: mnw report OUTDIR [-o FILE] [--outlier X]\n");
+        return 2;
+    }
+    char bmpath[4200], path[4200], def[4200];
+    snprintf(bmpath, sizeof bmpath, "%s/%s", outdir, MNW_BOOKMARK_FILE);
+    if (access(bmpath, F_OK) != 0) {
+        fprintf(stderr, "mnw report: %s: not an mnw run (no %s)\n", outdir, MNW_BOOKMARK_FILE);
+        return 1;
+    }
+    mnw_err e;
+    mnw_bookmark bm;
+    int mask = 0;
+    uint64_t k0 = 0, k1 = 0;
+    if (mnw_bookmark_read(bmpath, &bm, &e) || mnw_bookmark_range(&bm, bmpath, &k0, &k1, &e) ||
+        mnw_bookmark_outputs(&bm, bmpath, &mask, &e)) {
+        fprintf(stderr, "mnw report: %s\n", e.msg);
+        mnw_bookmark_free(&bm);
+        return 1;
+    }
+    if (!(mask & (1 << MNW_OUT_PAIRS))) {
+        fprintf(stderr, "mnw report: %s: the run writes no %s (setting outputs %s): the report reads it\n", outdir,
+                mnw_out_name[MNW_OUT_PAIRS], mnw_bookmark_get(&bm, "outputs"));
+        mnw_bookmark_free(&bm);
+        return 1;
+    }
+    uint64_t bytes = 0;
+    for (int k = 0; k < bm.nout; k++)
+        if (!strcmp(bm.out_name[k], mnw_out_name[MNW_OUT_PAIRS])) bytes = bm.out_bytes[k];
+    double t0 = mnw_now();
+    mnw_scan s;
+    mnw_scan_init(&s, bm.sequences);
+    s.nth = (int)(sizeof thresholds / sizeof thresholds[0]);
+    for (int t = 0; t < s.nth; t++) s.th[t] = thresholds[t].id;
+    snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[MNW_OUT_PAIRS]);
+    int rc = mnw_scan_pairs(&s, path, bytes, &e);
+    if (!rc && s.pairs != bm.watermark - k0)
+        rc = mnw_err_set(&e, "%s: %llu pairs in its first %llu bytes, where the bookmark says %llu", path,
+                         (unsigned long long)s.pairs, (unsigned long long)bytes,
+                         (unsigned long long)(bm.watermark - k0));
+    double t_scan = mnw_now() - t0;
+    mnw_progress pj;
+    int have_pj = 0;
+    history h;
+    memset(&h, 0, sizeof h);
+    if (!rc) {
+        snprintf(path, sizeof path, "%s/%s", outdir, MNW_PROGRESS_FILE);
+        mnw_err pe;
+        have_pj = mnw_progress_read(path, &pj, &pe) == 0;
+        if (!have_pj && access(path, F_OK) == 0) fprintf(stderr, "mnw report: note: %s (left out)\n", pe.msg);
+        snprintf(path, sizeof path, "%s/%s", outdir, MNW_PROGLOG_FILE);
+        rc = read_history(path, &h, &e);
+    }
+    if (rc) {
+        fprintf(stderr, "mnw report: %s\n", e.msg);
+        mnw_scan_free(&s);
+        mnw_bookmark_free(&bm);
+        if (have_pj) mnw_progress_free(&pj);
+        free(h.v);
+        return 1;
+    }
+    mnw_buf b;
+    mnw_buf_init(&b);
+    mnw_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+                     "<title>mnw report: ");
+    esc(&b, outdir);
+    mnw_buf_printf(&b, "</title><style>%s</style></head><body>\n<h1>mnw report: ", css);
+    esc(&b, outdir);
+    mnw_buf_puts(&b, "</h1>\n<h2>The run</h2>\n<table>\n");
+    char v[512];
+    row(&b, "input", mnw_bookmark_get(&bm, "input"));
+    snprintf(v, sizeof v, "%llu", (unsigned long long)bm.sequences);
+    row(&b, "sequences", v);
+    snprintf(v, sizeof v, "%llu of %llu (%.2f%%)%s", (unsigned long long)(bm.watermark - k0),
+             (unsigned long long)(k1 - k0), k1 > k0 ? 100.0 * (double)(bm.watermark - k0) / (double)(k1 - k0) : 100.0,
+             bm.watermark == k1 ? ", complete" : ", in progress or stopped");
+    mnw_buf_puts(&b, "<tr><th>pairs written (bookmark)</th><td data-k=\"pairs\">");
+    esc(&b, v);
+    mnw_buf_puts(&b, "</td></tr>\n");
+    snprintf(v, sizeof v, "match %s, mismatch %s, gap-open %s, gap-extend %s, free end gaps %s",
+             mnw_bookmark_get(&bm, "match"), mnw_bookmark_get(&bm, "mismatch"), mnw_bookmark_get(&bm, "gap-open"),
+             mnw_bookmark_get(&bm, "gap-extend"), mnw_bookmark_get(&bm, "free-end-gaps"));
+    row(&b, "scoring", v);
+    row(&b, "identity", mnw_bookmark_get(&bm, "iddef"));
+    if (have_pj) {
+        row(&b, "state (progress.json)", pj.state);
+        snprintf(v, sizeof v, "%d", pj.resumes);
+        row(&b, "resumes", v);
+        if (pj.slurm_jobs[0]) row(&b, "Slurm jobs", pj.slurm_jobs);
+    }
+    log_rates(&b, outdir);
+    mnw_buf_puts(&b, "</table>\n<h2>Pairwise identity</h2>\n");
+    chart_identity(&b, &s);
+    pair_table(&b, &s, s.closest, s.nclosest, "The closest pairs");
+    pair_table(&b, &s, s.distant, s.ndistant, "The most distant pairs");
+    mnw_buf_puts(&b, "<h2>Nearest neighbours</h2>\n");
+    chart_neighbours(&b, &s, outlier);
+    mnw_buf_puts(&b, "<h2>Throughput over time</h2>\n");
+    chart_throughput(&b, &h);
+    mnw_buf_puts(&b, "<h2>Who aligned what</h2>\n");
+    chart_shares(&b, &h, &pj, have_pj);
+    mnw_buf_printf(&b, "<p>Made by mnw report from %s/pairs.tsv.gz (%llu pairs read in %.1f s), progress.json and "
+             "progress.log (%zu snapshots).</p>\n</body></html>\n",
+         "OUTDIR", (unsigned long long)s.pairs, t_scan, h.n);
+    /* the report whole, or none */
+    snprintf(def, sizeof def, "%s/report.html", outdir);
+    if (!out) out = def;
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *f = fopen(tmp, "we");
+    rc = 0;
+    if (!f || fwrite(b.p, 1, b.len, f) != b.len) rc = 1;
+    if (f && fclose(f)) rc = 1;
+    if (!rc && rename(tmp, out)) rc = 1;
+    if (rc) {
+        fprintf(stderr, "mnw report: %s: cannot write: %s\n", out, strerror(errno));
+        unlink(tmp);
+    } else {
+        printf("mnw report: %s (%llu pairs read in %.1f s)\n", out, (unsigned long long)s.pairs, t_scan);
+    }
+    mnw_buf_free(&b);
+    mnw_scan_free(&s);
+    mnw_bookmark_free(&bm);
+    if (have_pj) mnw_progress_free(&pj);
+    free(h.v);
+    return rc;
+}
