@@ -68,7 +68,9 @@ fi
 # code (MPI-IO output, resume, status) runs here in t_mpi, t_mpiio, t_resume
 # t_layers.sh reads the sources (scripts/layers.py): nothing of mnw runs in it
 skip_default="t_scale.sh t_layers.sh"
-[ "$depth" = quick ] && skip_default="$skip_default t_bench.sh"
+# and t_report.sh (mnw report on the bundled sample, stopped and resumed, then
+# headless Chromium: about a minute instrumented, for code the full depth runs)
+[ "$depth" = quick ] && skip_default="$skip_default t_bench.sh t_report.sh"
 # quick depth under TSan: only the tests whose threads meet. The tests left
 # out run one thread (the unit tests below) or vary formats, files and
 # options over the same threads (workers, writer, comm thread) that t_e2e,
