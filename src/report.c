@@ -465,9 +465,11 @@ int mnw_report_main(int argc, char **argv)
     chart_throughput(&b, &h);
     mnw_buf_puts(&b, "<h2>Who aligned what</h2>\n");
     chart_shares(&b, &h, &pj, have_pj);
-    mnw_buf_printf(&b, "<p>Made by mnw report from %s/pairs.tsv.gz (%llu pairs read in %.1f s), progress.json and "
-             "progress.log (%zu snapshots).</p>\n</body></html>\n",
-         "OUTDIR", (unsigned long long)s.pairs, t_scan, h.n);
+    mnw_buf_puts(&b, "<p>Made by mnw report from ");
+    esc(&b, outdir);
+    mnw_buf_printf(&b, "/pairs.tsv.gz (%llu pairs read in %.1f s), progress.json and progress.log (%zu snapshots).</p>\n"
+                       "</body></html>\n",
+                   (unsigned long long)s.pairs, t_scan, h.n);
     /* the report whole, or none */
     snprintf(def, sizeof def, "%s/report.html", outdir);
     if (!out) out = def;
