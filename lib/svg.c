@@ -145,13 +145,16 @@ void mnw_svg_line(mnw_svg *c, const double *xs, const double *ys, int n, const c
     mnw_buf_puts(c->b, "\"/>\n");
 }
 
-void mnw_svg_vline(mnw_svg *c, double x, const char *label, const char *color)
+void mnw_svg_vline(mnw_svg *c, double x, const char *label, const char *color, int row)
 {
     if (x < c->x0 || x > c->x1) return;
     double px = mnw_svg_x(c, x), T = c->top, B = c->height - c->bottom;
     mnw_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n", px,
          T, px, B, color);
-    if (label) mnw_svg_text(c, px + 3, T + 12, "start", color, label);
+    /* the label on the side with room: right of the line in the left part
+     * of the chart, left of it in the right part (not past the edge) */
+    int right = px > c->left + 0.6 * (c->width - c->left - c->right);
+    if (label) mnw_svg_text(c, right ? px - 3 : px + 3, T + 12 + 14 * row, right ? "end" : "start", color, label);
 }
 
 void mnw_svg_legend(mnw_svg *c, int k, const char *color, const char *text)

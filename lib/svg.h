@@ -41,9 +41,11 @@ void mnw_svg_bars(mnw_svg *c, const double *xs, const double *ys, int n, double 
 /* A polyline through (xs[k], ys[k]); points with y <= 0 are left out on a
  * log axis. */
 void mnw_svg_line(mnw_svg *c, const double *xs, const double *ys, int n, const char *color, double width);
-/* A vertical line at data x across the plot area, dashed, with a label at
- * its top. */
-void mnw_svg_vline(mnw_svg *c, double x, const char *label, const char *color);
+/* A vertical line at data x across the plot area, dashed, with a label
+ * (NULL: none) at its top, in text row `row` (0: the top one; lines close
+ * together take different rows so that their labels do not overlap), right
+ * of the line in the left 60% of the plot area, left of it in the rest. */
+void mnw_svg_vline(mnw_svg *c, double x, const char *label, const char *color, int row);
 /* Text at pixel (px, py); anchor "start", "middle" or "end". */
 void mnw_svg_text(mnw_svg *c, double px, double py, const char *anchor, const char *color, const char *text);
 /* A legend entry (a short line in color and its text) at row k of the

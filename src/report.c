@@ -1,5 +1,9 @@
-/* report.c - `mnw report OUTDIR [-o FILE] [--outlier X]` (WIP, issue 24; not
- * built yet): one self-contained HTML page about a run and its results. */
+/* report.c - `mnw report OUTDIR [-o FILE] [--outlier X] [-t N]`: one
+ * self-contained HTML page about a run and its results (docs/STATUS.md):
+ * the run's summary from the bookmark, progress.json and mnw.log; the
+ * identities and nearest neighbours from one pass over pairs.tsv.gz
+ * (report_scan.c); throughput over time and each device's share from
+ * progress.log. Written whole (temp file, rename) or not at all. */
 #include "src/report.h"
 
 #include <errno.h>
@@ -139,8 +143,8 @@ static void chart_throughput(mnw_buf *b, const history *h)
         mnw_svg_legend(&c, d, palette[d % 10], names[d]);
     }
     for (size_t k = 1; k < h->n; k++) {
-        if (h->v[k].resumes != h->v[k - 1].resumes) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "resume", "#090");
-        else if (!strcmp(h->v[k].state, "stopped")) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "stop", "#c00");
+        if (h->v[k].resumes != h->v[k - 1].resumes) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "resume", "#090", 1);
+        else if (!strcmp(h->v[k].state, "stopped")) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "stop", "#c00", 0);
     }
     mnw_svg_end(&c);
     free(xs);
@@ -162,13 +166,14 @@ static void row(mnw_buf *b, const char *key, const char *val)
 
 /* the identities: histogram (log count axis) and the cumulative share of
  * pairs at or above each identity, the thresholds marked */
-static void chart_identity(mnw_buf *b, const mnw_scan *s)
+static void chart_identity(mnw_buf *b, const mnw_scan *s, const char *sofar)
 {
     if (!s->pairs) {
         mnw_buf_puts(b, "<p>No pair written yet.</p>\n");
         return;
     }
-    int lo = (int)floor(s->id_min * 20) * (MNW_SCAN_BINS / 20); /* from the 5% step below the lowest */
+    int lo = (int)(s->id_min / (MNW_SCAN_ONE / 20)) * (MNW_SCAN_BINS / 20); /* from the 5% step below the lowest */
+    if (lo >= MNW_SCAN_BINS) lo = MNW_SCAN_BINS - MNW_SCAN_BINS / 20;
     double xs[MNW_SCAN_BINS], ys[MNW_SCAN_BINS], ymax = 1;
     int n = 0;
     for (int k = lo; k < MNW_SCAN_BINS; k++) {
@@ -178,11 +183,14 @@ static void chart_identity(mnw_buf *b, const mnw_scan *s)
         n++;
     }
     mnw_svg c;
-    mnw_svg_begin(&c, b, 900, 320, "Pairwise identity: pairs per 0.1% bin", xs[0], 100, 0.8, ymax * 1.5, 1);
+    char title[160];
+    snprintf(title, sizeof title, "Pairwise identity: pairs per 0.1%% bin (the %llu pairs written%s)",
+             (unsigned long long)s->pairs, sofar);
+    mnw_svg_begin(&c, b, 900, 320, title, xs[0], 100, 0.8, ymax * 1.5, 1);
     mnw_svg_axes(&c, 10, "%g%%", "identity (%)", 5, "%g", "pairs (log scale)");
     mnw_svg_bars(&c, xs, ys, n, 100.0 / MNW_SCAN_BINS, "#1f77b4");
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++)
-        mnw_svg_vline(&c, 100 * thresholds[t].id, NULL, "#c00");
+        mnw_svg_vline(&c, 100 * thresholds[t].id, NULL, "#c00", 0);
     mnw_svg_end(&c);
     /* cumulative: share of pairs with identity >= x */
     double cum = 0;
@@ -190,12 +198,16 @@ static void chart_identity(mnw_buf *b, const mnw_scan *s)
         cum += ys[k];
         ys[k] = 100.0 * cum / (double)s->pairs;
     }
-    mnw_svg_begin(&c, b, 900, 320, "Share of pairs at or above each identity", xs[0], 100, 0, 100, 0);
+    snprintf(title, sizeof title, "Share of pairs at or above each identity (of the pairs written%s)", sofar);
+    mnw_svg_begin(&c, b, 900, 320, title, xs[0], 100, 0, 100, 0);
     mnw_svg_axes(&c, 10, "%g%%", "identity (%)", 5, "%g%%", "pairs at or above");
     mnw_svg_line(&c, xs, ys, n, "#1f77b4", 2);
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++)
-        mnw_svg_vline(&c, 100 * thresholds[t].id, thresholds[t].what, "#c00");
+        mnw_svg_vline(&c, 100 * thresholds[t].id, thresholds[t].what, "#c00", (int)t);
     mnw_svg_end(&c);
+    mnw_buf_printf(b, "<p>Mean identity %.4f%%, lowest %.4f%%, highest %.4f%%%s.</p>\n",
+                   100.0 * ((double)s->id_sum / (double)s->pairs) / MNW_SCAN_ONE, 100.0 * s->id_min / MNW_SCAN_ONE,
+                   100.0 * s->id_max / MNW_SCAN_ONE, sofar);
     mnw_buf_puts(b, "<table class=\"num\"><tr><th>threshold</th><th>pairs at or above</th><th>share</th></tr>\n");
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
         uint64_t above = s->above[t];
@@ -206,17 +218,21 @@ static void chart_identity(mnw_buf *b, const mnw_scan *s)
 }
 
 /* each sequence's nearest neighbour: histogram, and the sequences whose
- * nearest neighbour is below `outlier` */
-static void chart_neighbours(mnw_buf *b, const mnw_scan *s, double outlier)
+ * nearest neighbour is below `outlier` (millionths); in a run not complete,
+ * the nearest among the pairs written so far */
+static void chart_neighbours(mnw_buf *b, const mnw_scan *s, uint32_t outlier, const char *sofar)
 {
     uint64_t hist[100] = {0}, seen = 0;
     for (uint64_t i = 0; i < s->nseq; i++) {
-        if (s->nn[i] < 0) continue;
-        int k = (int)(s->nn[i] * 100);
+        if (s->nn[i] == MNW_SCAN_NONE) continue;
+        int k = (int)(s->nn[i] / (MNW_SCAN_ONE / 100));
         hist[k > 99 ? 99 : k]++;
         seen++;
     }
     if (!seen) return;
+    if (seen < s->nseq)
+        mnw_buf_printf(b, "<p>%llu of the %llu sequences are in no pair written yet.</p>\n",
+                       (unsigned long long)(s->nseq - seen), (unsigned long long)s->nseq);
     double xs[100], ys[100], ymax = 1;
     int lo = 100;
     for (int k = 0; k < 100; k++)
@@ -228,42 +244,47 @@ static void chart_neighbours(mnw_buf *b, const mnw_scan *s, double outlier)
         if (ys[n] > ymax) ymax = ys[n];
         n++;
     }
+    char title[160], axis[120];
+    snprintf(title, sizeof title, "Each sequence's nearest neighbour%s: sequences per 1%% bin", sofar);
+    snprintf(axis, sizeof axis, "identity to the nearest neighbour%s (%%)", sofar);
     mnw_svg c;
-    mnw_svg_begin(&c, b, 900, 280, "Each sequence's nearest neighbour: sequences per 1% bin", lo, 100, 0.8, ymax * 1.5, 1);
-    mnw_svg_axes(&c, 10, "%g%%", "identity to the nearest neighbour (%)", 5, "%g", "sequences (log scale)");
+    mnw_svg_begin(&c, b, 900, 280, title, lo, 100, 0.8, ymax * 1.5, 1);
+    mnw_svg_axes(&c, 10, "%g%%", axis, 5, "%g", "sequences (log scale)");
     mnw_svg_bars(&c, xs, ys, n, 1, "#2ca02c");
-    mnw_svg_vline(&c, 100 * outlier, "outlier below", "#c00");
+    mnw_svg_vline(&c, 100.0 * outlier / MNW_SCAN_ONE, "outlier below", "#c00", 0);
     mnw_svg_end(&c);
     uint64_t nout = 0;
-    for (uint64_t i = 0; i < s->nseq; i++) nout += s->nn[i] >= 0 && s->nn[i] < outlier;
-    mnw_buf_printf(b, "<p data-k=\"outliers\">%llu sequence%s whose nearest neighbour is below %.1f%% identity%s</p>\n",
-         (unsigned long long)nout, nout == 1 ? "" : "s", 100 * outlier, nout ? ":" : ".");
+    for (uint64_t i = 0; i < s->nseq; i++) nout += s->nn[i] != MNW_SCAN_NONE && s->nn[i] < outlier;
+    mnw_buf_printf(b, "<p data-k=\"outliers\">%llu sequence%s whose nearest neighbour%s is below %.1f%% identity%s</p>\n",
+         (unsigned long long)nout, nout == 1 ? "" : "s", sofar, 100.0 * outlier / MNW_SCAN_ONE, nout ? ":" : ".");
     if (!nout) return;
-    mnw_buf_puts(b, "<table class=\"num\"><tr><th>#</th><th>sequence</th><th>nearest neighbour</th><th>identity</th></tr>\n");
+    mnw_buf_printf(b, "<table class=\"num\"><tr><th>#</th><th>sequence</th><th>nearest neighbour%s</th><th>identity</th></tr>\n",
+                   sofar);
     uint64_t shown = 0;
     for (uint64_t i = 0; i < s->nseq && shown < 200; i++) {
-        if (!(s->nn[i] >= 0 && s->nn[i] < outlier)) continue;
+        if (!(s->nn[i] != MNW_SCAN_NONE && s->nn[i] < outlier)) continue;
         mnw_buf_printf(b, "<tr><td>%llu</td><td>", (unsigned long long)i);
         esc(b, s->name[i]);
         mnw_buf_puts(b, "</td><td>");
         esc(b, s->nn_of[i] < s->nseq ? s->name[s->nn_of[i]] : "?");
-        mnw_buf_printf(b, "</td><td>%.2f%%</td></tr>\n", 100.0 * s->nn[i]);
+        mnw_buf_printf(b, "</td><td>%.4f%%</td></tr>\n", 100.0 * s->nn[i] / MNW_SCAN_ONE);
         shown++;
     }
     mnw_buf_puts(b, "</table>\n");
     if (nout > shown) mnw_buf_printf(b, "<p>(the first %llu shown)</p>\n", (unsigned long long)shown);
 }
 
-static void pair_table(mnw_buf *b, const mnw_scan *s, const mnw_scan_pair *v, int n, const char *title)
+static void pair_table(mnw_buf *b, const mnw_scan *s, const mnw_scan_pair *v, int n, const char *title,
+                       const char *sofar)
 {
-    mnw_buf_printf(b, "<h3>%s</h3>\n<table class=\"num\"><tr><th>i</th><th>j</th><th>sequence i</th><th>sequence j</th>"
-            "<th>identity</th></tr>\n", title);
+    mnw_buf_printf(b, "<h3>%s%s</h3>\n<table class=\"num\"><tr><th>i</th><th>j</th><th>sequence i</th><th>sequence j</th>"
+            "<th>identity</th></tr>\n", title, sofar);
     for (int k = 0; k < n; k++) {
         mnw_buf_printf(b, "<tr><td>%llu</td><td>%llu</td><td>", (unsigned long long)v[k].i, (unsigned long long)v[k].j);
         esc(b, s->name[v[k].i]);
         mnw_buf_puts(b, "</td><td>");
         esc(b, s->name[v[k].j]);
-        mnw_buf_printf(b, "</td><td>%.4f%%</td></tr>\n", 100 * v[k].identity);
+        mnw_buf_printf(b, "</td><td>%.4f%%</td></tr>\n", 100.0 * v[k].id / MNW_SCAN_ONE);
     }
     mnw_buf_puts(b, "</table>\n");
 }
@@ -341,14 +362,25 @@ int mnw_report_main(int argc, char **argv)
 {
     const char *outdir = NULL, *out = NULL;
     double outlier = 0.80;
+    int threads = mnw_scan_cpus();
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-            printf("usage: mnw report OUTDIR [-o FILE] [--outlier X]\n"
+            printf("usage: mnw report OUTDIR [-o FILE] [--outlier X] [-t N]\n"
                    "  writes FILE (default OUTDIR/report.html): the run and its results as one HTML page\n"
-                   "  --outlier X  list the sequences whose nearest neighbour is below identity X (default 0.80)\n");
+                   "  --outlier X  list the sequences whose nearest neighbour is below identity X (default 0.80)\n"
+                   "  -t, --threads N  read pairs.tsv.gz with up to N threads (default: the CPUs this process may use, %d)\n",
+                   threads);
             return 0;
         } else if (!strcmp(argv[a], "-o") && a + 1 < argc) {
             out = argv[++a];
+        } else if ((!strcmp(argv[a], "-t") || !strcmp(argv[a], "--threads")) && a + 1 < argc) {
+            char *end;
+            long t = strtol(argv[++a], &end, 10);
+            if (*end || end == argv[a] || t < 1 || t > 1024) {
+                fprintf(stderr, "mnw report: --threads takes a number from 1 to 1024, not '%s'\n", argv[a]);
+                return 2;
+            }
+            threads = (int)t;
         } else if (!strcmp(argv[a], "--outlier") && a + 1 < argc) {
             char *end;
             outlier = strtod(argv[++a], &end);
@@ -364,7 +396,7 @@ int mnw_report_main(int argc, char **argv)
         }
     }
     if (!outdir) {
-        fprintf(stderr, "usage: mnw report OUTDIR [-o FILE] [--outlier X]\n");
+        fprintf(stderr, "usage: mnw report OUTDIR [-o FILE] [--outlier X] [-t N]\n");
         return 2;
     }
     char bmpath[4200], path[4200], def[4200];
@@ -383,12 +415,15 @@ int mnw_report_main(int argc, char **argv)
         mnw_bookmark_free(&bm);
         return 1;
     }
-    if (!(mask & (1 << MNW_OUT_PAIRS))) {
-        fprintf(stderr, "mnw report: %s: the run writes no %s (setting outputs %s): the report reads it\n", outdir,
-                mnw_out_name[MNW_OUT_PAIRS], mnw_bookmark_get(&bm, "outputs"));
+    if (bm.sequences >= UINT32_MAX) {
+        fprintf(stderr, "mnw report: %s: %llu sequences: the report counts at most %u\n", bmpath,
+                (unsigned long long)bm.sequences, UINT32_MAX - 1);
         mnw_bookmark_free(&bm);
         return 1;
     }
+    const int have_pairs = (mask & (1 << MNW_OUT_PAIRS)) != 0;
+    const int complete = bm.watermark == k1;
+    const char *sofar = complete ? "" : " so far";
     uint64_t bytes = 0;
     for (int k = 0; k < bm.nout; k++)
         if (!strcmp(bm.out_name[k], mnw_out_name[MNW_OUT_PAIRS])) bytes = bm.out_bytes[k];
@@ -396,10 +431,10 @@ int mnw_report_main(int argc, char **argv)
     mnw_scan s;
     mnw_scan_init(&s, bm.sequences);
     s.nth = (int)(sizeof thresholds / sizeof thresholds[0]);
-    for (int t = 0; t < s.nth; t++) s.th[t] = thresholds[t].id;
+    for (int t = 0; t < s.nth; t++) s.th[t] = (uint32_t)lround(thresholds[t].id * MNW_SCAN_ONE);
     snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[MNW_OUT_PAIRS]);
-    int rc = mnw_scan_pairs(&s, path, bytes, &e);
-    if (!rc && s.pairs != bm.watermark - k0)
+    int rc = have_pairs ? mnw_scan_pairs(&s, path, bytes, threads, &e) : 0;
+    if (!rc && have_pairs && s.pairs != bm.watermark - k0)
         rc = mnw_err_set(&e, "%s: %llu pairs in its first %llu bytes, where the bookmark says %llu", path,
                          (unsigned long long)s.pairs, (unsigned long long)bytes,
                          (unsigned long long)(bm.watermark - k0));
@@ -439,7 +474,7 @@ int mnw_report_main(int argc, char **argv)
     row(&b, "sequences", v);
     snprintf(v, sizeof v, "%llu of %llu (%.2f%%)%s", (unsigned long long)(bm.watermark - k0),
              (unsigned long long)(k1 - k0), k1 > k0 ? 100.0 * (double)(bm.watermark - k0) / (double)(k1 - k0) : 100.0,
-             bm.watermark == k1 ? ", complete" : ", in progress or stopped");
+             complete ? ", complete" : ", in progress or stopped");
     mnw_buf_puts(&b, "<tr><th>pairs written (bookmark)</th><td data-k=\"pairs\">");
     esc(&b, v);
     mnw_buf_puts(&b, "</td></tr>\n");
@@ -456,20 +491,31 @@ int mnw_report_main(int argc, char **argv)
     }
     log_rates(&b, outdir);
     mnw_buf_puts(&b, "</table>\n<h2>Pairwise identity</h2>\n");
-    chart_identity(&b, &s);
-    pair_table(&b, &s, s.closest, s.nclosest, "The closest pairs");
-    pair_table(&b, &s, s.distant, s.ndistant, "The most distant pairs");
-    mnw_buf_puts(&b, "<h2>Nearest neighbours</h2>\n");
-    chart_neighbours(&b, &s, outlier);
+    const uint32_t outlier_m = (uint32_t)lround(outlier * MNW_SCAN_ONE);
+    if (have_pairs) {
+        chart_identity(&b, &s, sofar);
+        pair_table(&b, &s, s.closest, s.nclosest, "The closest pairs", sofar);
+        pair_table(&b, &s, s.distant, s.ndistant, "The most distant pairs", sofar);
+        mnw_buf_puts(&b, "<h2>Nearest neighbours</h2>\n");
+        chart_neighbours(&b, &s, outlier_m, sofar);
+    } else {
+        mnw_buf_puts(&b, "<p data-k=\"no-pairs\">This run writes no pairs.tsv.gz (setting outputs ");
+        esc(&b, mnw_bookmark_get(&bm, "outputs"));
+        mnw_buf_puts(&b, "): the identities and nearest neighbours are read from it, so they are left out. A run with "
+                         "pairs in --outputs has them.</p>\n");
+    }
     mnw_buf_puts(&b, "<h2>Throughput over time</h2>\n");
     chart_throughput(&b, &h);
     mnw_buf_puts(&b, "<h2>Who aligned what</h2>\n");
     chart_shares(&b, &h, &pj, have_pj);
     mnw_buf_puts(&b, "<p>Made by mnw report from ");
     esc(&b, outdir);
-    mnw_buf_printf(&b, "/pairs.tsv.gz (%llu pairs read in %.1f s), progress.json and progress.log (%zu snapshots).</p>\n"
-                       "</body></html>\n",
-                   (unsigned long long)s.pairs, t_scan, h.n);
+    if (have_pairs)
+        mnw_buf_printf(&b, "/pairs.tsv.gz (%llu pairs read in %.1f s by %d thread%s), ", (unsigned long long)s.pairs,
+                       t_scan, s.threads, s.threads == 1 ? "" : "s");
+    else
+        mnw_buf_puts(&b, ": ");
+    mnw_buf_printf(&b, "progress.json and progress.log (%zu snapshots).</p>\n</body></html>\n", h.n);
     /* the report whole, or none */
     snprintf(def, sizeof def, "%s/report.html", outdir);
     if (!out) out = def;
@@ -484,7 +530,8 @@ int mnw_report_main(int argc, char **argv)
         fprintf(stderr, "mnw report: %s: cannot write: %s\n", out, strerror(errno));
         unlink(tmp);
     } else {
-        printf("mnw report: %s (%llu pairs read in %.1f s)\n", out, (unsigned long long)s.pairs, t_scan);
+        printf("mnw report: %s (%llu pairs read in %.1f s by %d thread%s)\n", out, (unsigned long long)s.pairs, t_scan,
+               s.threads, s.threads == 1 ? "" : "s");
     }
     mnw_buf_free(&b);
     mnw_scan_free(&s);

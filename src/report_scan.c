@@ -1,12 +1,19 @@
 /* report_scan.c - the one streaming pass of `mnw report` over a run's
- * pairs.tsv.gz (WIP, issue 24): up to the bookmark's length of it (the
- * whole gzip members a running run has made durable), the identities'
- * histogram, each sequence's nearest neighbour, the closest and the most
- * distant pairs. */
+ * pairs.tsv.gz, split over threads by byte range (report_scan.h says how
+ * and why the figures do not depend on the split).
+ *
+ * Two rounds of threads. Round 1: each thread but the first finds the first
+ * gzip member that starts in its range (bytes 1f 8b 08, then the member
+ * inflated whole: its CRC-32 and length must hold, so a stray 1f 8b 08 inside
+ * compressed data is passed over). Round 2: each thread that found one reads
+ * the members from there while they start before the next found one, and
+ * must end exactly on it. zlib inflates (streaming: a member of any size). */
 #include "src/report_scan.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +23,23 @@
 
 #include "lib/regfile.h"
 
-void mnw_scan_init(mnw_scan *s, uint64_t nseq)
+enum { IN_CAP = 1 << 20, OUT_CAP = 4 << 20, FIND_CAP = 1 << 16, MIN_RANGE = 4 << 20 };
+
+/* s's figures zeroed, its nearest-neighbour arrays for nseq sequences */
+static void stats_alloc(mnw_scan *s, uint64_t nseq)
 {
     memset(s, 0, sizeof *s);
     s->nseq = nseq;
     s->nn = mnw_xmalloc((size_t)(nseq ? nseq : 1) * sizeof *s->nn);
     s->nn_of = mnw_xmalloc((size_t)(nseq ? nseq : 1) * sizeof *s->nn_of);
+    for (uint64_t k = 0; k < nseq; k++) s->nn[k] = MNW_SCAN_NONE, s->nn_of[k] = UINT32_MAX;
+    s->id_min = MNW_SCAN_NONE;
+}
+
+void mnw_scan_init(mnw_scan *s, uint64_t nseq)
+{
+    stats_alloc(s, nseq);
     s->name = mnw_xcalloc((size_t)(nseq ? nseq : 1), sizeof *s->name);
-    for (uint64_t k = 0; k < nseq; k++) s->nn[k] = -1, s->nn_of[k] = UINT32_MAX;
-    s->id_min = 2;
 }
 
 void mnw_scan_free(mnw_scan *s)
@@ -36,17 +51,26 @@ void mnw_scan_free(mnw_scan *s)
     memset(s, 0, sizeof *s);
 }
 
+int mnw_scan_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 /* keeps the MNW_SCAN_TOP best pairs of its kind in top[] (closest: larger
- * identity first; distant: smaller first); ties by pair order */
+ * identity first; distant: smaller first); among equal ones the one offered
+ * first stays first */
 static void keep_top(mnw_scan_pair *top, int *n, const mnw_scan_pair *p, int closest)
 {
     int k = *n;
     if (k == MNW_SCAN_TOP) {
         const mnw_scan_pair *w = &top[k - 1];
-        if (closest ? p->identity <= w->identity : p->identity >= w->identity) return;
+        if (closest ? p->id <= w->id : p->id >= w->id) return;
         k--;
     }
-    while (k > 0 && (closest ? p->identity > top[k - 1].identity : p->identity < top[k - 1].identity)) {
+    while (k > 0 && (closest ? p->id > top[k - 1].id : p->id < top[k - 1].id)) {
         top[k] = top[k - 1];
         k--;
     }
@@ -54,144 +78,337 @@ static void keep_top(mnw_scan_pair *top, int *n, const mnw_scan_pair *p, int clo
     if (*n < MNW_SCAN_TOP) (*n)++;
 }
 
-static void name_of(mnw_scan *s, uint64_t i, const char *f, size_t len)
+/* the nearer neighbour: the larger identity, then the smaller index */
+static void keep_nn(uint32_t *nn, uint32_t *nn_of, uint64_t i, uint32_t id, uint32_t of)
 {
-    if (s->name[i]) return;
-    s->name[i] = mnw_xmalloc(len + 1);
-    memcpy(s->name[i], f, len);
-    s->name[i][len] = 0;
+    if (nn[i] == MNW_SCAN_NONE || id > nn[i] || (id == nn[i] && of < nn_of[i])) nn[i] = id, nn_of[i] = of;
 }
 
-/* One line of pairs.tsv (without its newline). 0, or -1 with e set. */
-static int one_line(mnw_scan *s, const char *path, char *line, size_t len, mnw_err *e)
+/* one thread's share: its range, its reader, its own figures (the names are
+ * shared: each set once, by whichever thread reads it first) */
+typedef struct {
+    mnw_scan *all;
+    const char *path;
+    int fd;
+    uint64_t from, to;   /* the range whose members this thread reads: [from, to) */
+    uint64_t end;        /* the bytes of the file read at most */
+    uint64_t start;      /* round 1: the first member found in the range (end: none) */
+    uint64_t limit;      /* round 2: where the next thread's first member starts */
+    mnw_scan st;         /* hist, nn, tops, ... (st.name is all->name) */
+    unsigned char *in;
+    uint64_t base;       /* file offset of in[0] */
+    size_t len;          /* bytes in in[] */
+    char *out;
+    z_stream z;
+    int zok;
+    uint64_t member, line; /* where a line is read: its member's byte, its line in it */
+    int rc;
+    mnw_err e;
+} part;
+
+static void name_of(part *p, uint64_t i, const char *f, size_t len)
 {
-    s->lines++;
-    if (s->lines == 1) {
-        if (len >= 2 && line[0] == 'i' && line[1] == '\t') return 0; /* the header */
+    char **slot = &p->all->name[i];
+    if (__atomic_load_n(slot, __ATOMIC_ACQUIRE)) return;
+    char *n = mnw_xmalloc(len + 1), *none = NULL;
+    memcpy(n, f, len);
+    n[len] = 0;
+    if (!__atomic_compare_exchange_n(slot, &none, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) free(n);
+}
+
+static int bad_line(part *p, const char *why)
+{
+    return mnw_err_set(&p->e, "%s: the gzip member at byte %llu, its line %llu: %s", p->path,
+                       (unsigned long long)p->member, (unsigned long long)p->line, why);
+}
+
+/* "0.123456" or "1.000000" (pairs.tsv's %.6f of an identity): millionths,
+ * or -1 */
+static long parse_id(const char *f, size_t len)
+{
+    if (len != 8 || f[1] != '.' || (f[0] != '0' && f[0] != '1')) return -1;
+    long v = f[0] - '0';
+    for (int k = 2; k < 8; k++) {
+        if (f[k] < '0' || f[k] > '9') return -1;
+        v = v * 10 + (f[k] - '0');
     }
-    char *f[12];
+    return v <= (long)MNW_SCAN_ONE ? v : -1;
+}
+
+/* a decimal index below `below`, or -1 */
+static int64_t parse_index(const char *f, size_t len, uint64_t below)
+{
+    if (len == 0 || len > 19) return -1;
+    uint64_t v = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (f[k] < '0' || f[k] > '9') return -1;
+        v = v * 10 + (uint64_t)(f[k] - '0');
+    }
+    return v < below ? (int64_t)v : -1;
+}
+
+/* One line of pairs.tsv (without its newline). 0, or -1 with p->e set. */
+static int one_line(part *p, const char *line, size_t len)
+{
+    if (p->member == 0 && p->line == 1 && len >= 2 && line[0] == 'i' && line[1] == '\t') return 0; /* the header */
+    const char *f[12];
     size_t fl[12];
     int nf = 0;
-    char *p = line, *end = line + len;
+    const char *q = line, *end = line + len;
     while (nf < 12) {
-        char *t = memchr(p, '\t', (size_t)(end - p));
-        f[nf] = p;
-        fl[nf] = (size_t)((t ? t : end) - p);
+        const char *t = memchr(q, '\t', (size_t)(end - q));
+        f[nf] = q;
+        fl[nf] = (size_t)((t ? t : end) - q);
         nf++;
         if (!t) break;
-        p = t + 1;
+        q = t + 1;
     }
-    if (nf < 11)
-        return mnw_err_set(e, "%s: line %llu: %d columns, not the 11 or 12 of pairs.tsv", path,
-                           (unsigned long long)s->lines, nf);
-    char *ep;
-    errno = 0;
-    unsigned long long i = strtoull(f[0], &ep, 10), j;
-    if (ep != f[0] + fl[0] || errno || i >= s->nseq) goto bad;
-    j = strtoull(f[1], &ep, 10);
-    if (ep != f[1] + fl[1] || errno || j >= i) goto bad;
-    f[10][fl[10]] = 0;
-    double id = strtod(f[10], &ep);
-    if (ep != f[10] + fl[10] || !(id >= 0 && id <= 1)) goto bad;
-    name_of(s, i, f[2], fl[2]);
-    name_of(s, j, f[3], fl[3]);
-    int bin = (int)(id * MNW_SCAN_BINS);
-    if (bin >= MNW_SCAN_BINS) bin = MNW_SCAN_BINS - 1;
-    s->hist[bin]++;
-    for (int t = 0; t < s->nth; t++) s->above[t] += id >= s->th[t];
+    if (nf < 11) {
+        char why[80];
+        snprintf(why, sizeof why, "%d columns, not the 11 or 12 of pairs.tsv", nf);
+        return bad_line(p, why);
+    }
+    mnw_scan *s = &p->st;
+    int64_t i = parse_index(f[0], fl[0], s->nseq), j = i < 0 ? -1 : parse_index(f[1], fl[1], (uint64_t)i);
+    long id = parse_id(f[10], fl[10]);
+    if (i < 0 || j < 0 || id < 0) return bad_line(p, "not a pairs.tsv line of this run (i, j < i, identity)");
+    name_of(p, (uint64_t)i, f[2], fl[2]);
+    name_of(p, (uint64_t)j, f[3], fl[3]);
+    uint32_t u = (uint32_t)id;
+    int bin = (int)(u / (MNW_SCAN_ONE / MNW_SCAN_BINS));
+    s->hist[bin < MNW_SCAN_BINS ? bin : MNW_SCAN_BINS - 1]++;
+    for (int t = 0; t < s->nth; t++) s->above[t] += u >= s->th[t];
     s->pairs++;
-    if (id < s->id_min) s->id_min = id;
-    if (id > s->id_max) s->id_max = id;
-    s->id_sum += id;
-    if (id > s->nn[i] || (id == s->nn[i] && (uint32_t)j < s->nn_of[i])) s->nn[i] = (float)id, s->nn_of[i] = (uint32_t)j;
-    if (id > s->nn[j] || (id == s->nn[j] && (uint32_t)i < s->nn_of[j])) s->nn[j] = (float)id, s->nn_of[j] = (uint32_t)i;
-    mnw_scan_pair pr = {i, j, id};
+    if (u < s->id_min || s->id_min == MNW_SCAN_NONE) s->id_min = u;
+    if (u > s->id_max) s->id_max = u;
+    s->id_sum += u;
+    keep_nn(s->nn, s->nn_of, (uint64_t)i, u, (uint32_t)j);
+    keep_nn(s->nn, s->nn_of, (uint64_t)j, u, (uint32_t)i);
+    mnw_scan_pair pr = {(uint64_t)i, (uint64_t)j, u};
     keep_top(s->closest, &s->nclosest, &pr, 1);
     keep_top(s->distant, &s->ndistant, &pr, 0);
     return 0;
-bad:
-    return mnw_err_set(e, "%s: line %llu: not a pairs.tsv line of this run (i, j, identity)", path,
-                       (unsigned long long)s->lines);
 }
 
-int mnw_scan_pairs(mnw_scan *s, const char *path, uint64_t bytes, mnw_err *e)
+/* Inflates the gzip member that starts at byte `at`; with `count`, each of
+ * its lines goes to one_line (it must end with a whole line). *next: the
+ * byte after it. 0, or -1 with p->e set. */
+static int member(part *p, uint64_t at, int count, uint64_t *next)
+{
+    if (at < p->base || at > p->base + p->len) p->base = at, p->len = 0;
+    if (inflateReset(&p->z) != Z_OK) return mnw_err_set(&p->e, "%s: zlib: cannot start a member", p->path);
+    p->z.next_in = p->in + (at - p->base);
+    p->z.avail_in = (uInt)(p->base + p->len - at);
+    p->member = at;
+    p->line = 0;
+    size_t have = 0; /* bytes of a line carried over in out */
+    for (;;) {
+        if (p->z.avail_in == 0) {
+            uint64_t from = p->base + p->len;
+            if (from >= p->end)
+                return mnw_err_set(&p->e, "%s: the gzip data ends inside the member at byte %llu, at byte %llu (a damaged "
+                                          "or cut file)", p->path, (unsigned long long)at, (unsigned long long)from);
+            size_t want = p->end - from < IN_CAP ? (size_t)(p->end - from) : IN_CAP;
+            ssize_t r = pread(p->fd, p->in, want, (off_t)from);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0)
+                return mnw_err_set(&p->e, "%s: read failed at byte %llu: %s", p->path, (unsigned long long)from,
+                                   r < 0 ? strerror(errno) : "the file is shorter than before");
+            p->base = from;
+            p->len = (size_t)r;
+            p->z.next_in = p->in;
+            p->z.avail_in = (uInt)r;
+        }
+        p->z.next_out = (Bytef *)p->out + have;
+        p->z.avail_out = (uInt)(OUT_CAP - have);
+        int zr = inflate(&p->z, Z_NO_FLUSH);
+        if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
+            return mnw_err_set(&p->e, "%s: not gzip data in the member at byte %llu, near byte %llu (%s)", p->path,
+                               (unsigned long long)at,
+                               (unsigned long long)(p->base + (uint64_t)(p->z.next_in - p->in)),
+                               p->z.msg ? p->z.msg : "damaged");
+        size_t n = OUT_CAP - p->z.avail_out, from = 0;
+        if (count) {
+            for (size_t k = have; k < n; k++) {
+                if (p->out[k] != '\n') continue;
+                p->line++;
+                if (one_line(p, p->out + from, k - from)) return -1;
+                from = k + 1;
+            }
+            if (from == 0 && n == OUT_CAP)
+                return mnw_err_set(&p->e, "%s: the gzip member at byte %llu: line %llu is longer than %d bytes",
+                                   p->path, (unsigned long long)at, (unsigned long long)p->line + 1, OUT_CAP);
+            memmove(p->out, p->out + from, n - from);
+            have = n - from;
+        }
+        if (zr == Z_STREAM_END) {
+            if (have) {
+                p->line++;
+                return bad_line(p, "the member ends inside this line (each work list's member ends with a whole line)");
+            }
+            *next = p->base + (uint64_t)(p->z.next_in - p->in);
+            return 0;
+        }
+    }
+}
+
+/* round 1: the first member that starts in [from, to): p->start (p->end if
+ * none) */
+static void *find_first(void *arg)
+{
+    part *p = arg;
+    unsigned char buf[FIND_CAP];
+    uint64_t pos = p->from, next;
+    p->start = p->end;
+    while (pos < p->to) {
+        size_t want = p->end - pos < FIND_CAP ? (size_t)(p->end - pos) : FIND_CAP;
+        ssize_t r = pread(p->fd, buf, want, (off_t)pos);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            p->rc = mnw_err_set(&p->e, "%s: read failed at byte %llu: %s", p->path, (unsigned long long)pos,
+                                r < 0 ? strerror(errno) : "the file is shorter than before");
+            return NULL;
+        }
+        size_t n = (size_t)r, k = 0;
+        for (; k + 3 <= n && pos + k < p->to; k++) {
+            if (buf[k] != 0x1f || buf[k + 1] != 0x8b || buf[k + 2] != 0x08) continue;
+            if (member(p, pos + k, 0, &next) == 0) {
+                p->start = pos + k;
+                return NULL;
+            }
+        }
+        if (k + 3 > n && pos + n == p->end) break; /* fewer than 3 bytes left: no header */
+        pos += k ? k : 1;
+    }
+    return NULL;
+}
+
+/* round 2: the members from p->start while they start before p->limit */
+static void *read_members(void *arg)
+{
+    part *p = arg;
+    uint64_t at = p->start;
+    while (at < p->limit) {
+        if (member(p, at, 1, &at)) {
+            p->rc = -1;
+            return NULL;
+        }
+        p->st.members++;
+    }
+    if (at != p->limit)
+        p->rc = mnw_err_set(&p->e, "%s: damaged: the gzip member that ends at byte %llu runs past the start of the next "
+                                   "one found, at byte %llu", p->path, (unsigned long long)at, (unsigned long long)p->limit);
+    return NULL;
+}
+
+/* round 1 on parts 1..n-1 (part 0 starts at byte 0: no search), round 2
+ * on each part with members to read; one thread each, part 0 in this one */
+static void run_round(part *parts, int n, int round)
+{
+    pthread_t *tid = mnw_xmalloc((size_t)n * sizeof *tid);
+    int *started = mnw_xcalloc((size_t)n, sizeof *started);
+    for (int k = 1; k < n; k++)
+        if (round == 1 || parts[k].start < parts[k].limit) {
+            CHECK_PT(pthread_create(&tid[k], NULL, round == 1 ? find_first : read_members, &parts[k]));
+            started[k] = 1;
+        }
+    if (round == 2 && parts[0].start < parts[0].limit) read_members(&parts[0]);
+    for (int k = 1; k < n; k++)
+        if (started[k]) CHECK_PT(pthread_join(tid[k], NULL));
+    free(started);
+    free(tid);
+}
+
+/* adds part p's figures to s: parts in file order, so that ties keep it */
+static void merge(mnw_scan *s, const mnw_scan *p)
+{
+    s->pairs += p->pairs;
+    s->members += p->members;
+    for (int t = 0; t < s->nth; t++) s->above[t] += p->above[t];
+    for (int k = 0; k < MNW_SCAN_BINS; k++) s->hist[k] += p->hist[k];
+    if (p->pairs) {
+        if (s->id_min == MNW_SCAN_NONE || p->id_min < s->id_min) s->id_min = p->id_min;
+        if (p->id_max > s->id_max) s->id_max = p->id_max;
+    }
+    s->id_sum += p->id_sum;
+    for (uint64_t i = 0; i < s->nseq; i++)
+        if (p->nn[i] != MNW_SCAN_NONE) keep_nn(s->nn, s->nn_of, i, p->nn[i], p->nn_of[i]);
+    for (int k = 0; k < p->nclosest; k++) keep_top(s->closest, &s->nclosest, &p->closest[k], 1);
+    for (int k = 0; k < p->ndistant; k++) keep_top(s->distant, &s->ndistant, &p->distant[k], 0);
+}
+
+int mnw_scan_pairs(mnw_scan *s, const char *path, uint64_t bytes, int threads, mnw_err *e)
 {
     struct stat st;
     int fd = mnw_open_regular(path, O_RDONLY, 0, &st, e);
     if (fd == -1) return mnw_err_set(e, "%s: cannot open: %s", path, strerror(errno));
     if (fd < 0) return -1;
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+    if ((uint64_t)st.st_size < bytes) {
         close(fd);
-        return mnw_err_set(e, "%s: zlib: cannot start", path);
+        return mnw_err_set(e, "%s: ends at byte %llu, before the bookmark's %llu (a cut file)", path,
+                           (unsigned long long)st.st_size, (unsigned long long)bytes);
     }
-    enum { IN = 1 << 20, OUT = 4 << 20 };
-    unsigned char *in = mnw_xmalloc(IN);
-    char *out = mnw_xmalloc(OUT);
-    size_t have = 0; /* bytes of a line carried over in out */
-    uint64_t left = bytes, at = 0;
-    int rc = 0, in_member = 0;
-    while (!rc) {
-        if (z.avail_in == 0) {
-            if (left == 0) break;
-            ssize_t r = read(fd, in, left < IN ? (size_t)left : IN);
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) {
-                rc = mnw_err_set(e, "%s: read failed at byte %llu: %s", path, (unsigned long long)at, strerror(errno));
-                break;
-            }
-            if (r == 0) {
-                rc = mnw_err_set(e, "%s: ends at byte %llu, before the bookmark's %llu", path, (unsigned long long)at,
-                                 (unsigned long long)bytes);
-                break;
-            }
-            z.next_in = in;
-            z.avail_in = (uInt)r;
-            left -= (uint64_t)r;
-            at += (uint64_t)r;
-        }
-        z.next_out = (Bytef *)out + have;
-        z.avail_out = (uInt)(OUT - have);
-        in_member = 1;
-        int zr = inflate(&z, Z_NO_FLUSH);
-        if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
-            rc = mnw_err_set(e, "%s: not gzip data near byte %llu (%s)", path,
-                             (unsigned long long)(at - z.avail_in), z.msg ? z.msg : "damaged");
-            break;
-        }
-        size_t n = OUT - z.avail_out; /* bytes in out */
-        size_t from = 0;
-        for (size_t k = have; k < n; k++) {
-            if (out[k] != '\n') continue;
-            if (one_line(s, path, out + from, k - from, e)) {
+    s->threads = 0;
+    if (bytes == 0) {
+        close(fd);
+        return 0;
+    }
+    (void)posix_fadvise(fd, 0, (off_t)bytes, POSIX_FADV_SEQUENTIAL);
+    uint64_t most = 1 + bytes / (s->min_range ? s->min_range : MIN_RANGE);
+    int n = threads < 1 ? 1 : (uint64_t)threads > most ? (int)most : threads;
+    part *parts = mnw_xcalloc((size_t)n, sizeof *parts);
+    int rc = 0;
+    for (int k = 0; k < n; k++) {
+        part *p = &parts[k];
+        p->all = s;
+        p->path = path;
+        p->fd = fd;
+        p->end = bytes;
+        p->from = bytes * (uint64_t)k / (uint64_t)n;
+        p->to = bytes * (uint64_t)(k + 1) / (uint64_t)n;
+        p->start = k == 0 ? 0 : bytes;
+        p->in = mnw_xmalloc(IN_CAP);
+        p->out = mnw_xmalloc(OUT_CAP);
+        p->zok = inflateInit2(&p->z, 16 + MAX_WBITS) == Z_OK;
+        stats_alloc(&p->st, s->nseq);
+        p->st.name = s->name;
+        p->st.nth = s->nth;
+        memcpy(p->st.th, s->th, sizeof s->th);
+        if (!p->zok && !rc) rc = mnw_err_set(e, "%s: zlib: cannot start", path);
+    }
+    if (!rc) {
+        run_round(parts, n, 1);
+        for (int k = 0; k < n && !rc; k++)
+            if (parts[k].rc) {
+                *e = parts[k].e;
                 rc = -1;
-                break;
             }
-            from = k + 1;
-        }
-        if (rc) break;
-        if (from == 0 && n == OUT) {
-            rc = mnw_err_set(e, "%s: line %llu is longer than %d bytes", path, (unsigned long long)s->lines + 1, OUT);
-            break;
-        }
-        memmove(out, out + from, n - from);
-        have = n - from;
-        if (zr == Z_STREAM_END) { /* one member per work list: the next one follows */
-            in_member = 0;
-            if (inflateReset(&z) != Z_OK) {
-                rc = mnw_err_set(e, "%s: zlib: cannot go on to the next member", path);
-                break;
-            }
-        }
     }
-    if (!rc && in_member && z.avail_in == 0 && left == 0 && have == 0 && z.total_out == 0) in_member = 0;
-    if (!rc && (in_member || have))
-        rc = mnw_err_set(e, "%s: the gzip data ends inside a member at byte %llu (a damaged or cut file)", path,
-                         (unsigned long long)at);
-    inflateEnd(&z);
-    free(in);
-    free(out);
+    if (!rc) {
+        /* each part reads up to the next part's first member (a part that
+         * found none in its range reads nothing) */
+        uint64_t next = bytes;
+        for (int k = n - 1; k >= 0; k--) {
+            parts[k].limit = parts[k].start < bytes ? next : parts[k].start;
+            if (parts[k].start < bytes) next = parts[k].start;
+        }
+        run_round(parts, n, 2);
+        for (int k = 0; k < n && !rc; k++)
+            if (parts[k].rc) {
+                *e = parts[k].e;
+                rc = -1;
+            }
+    }
+    for (int k = 0; k < n; k++) {
+        if (!rc) merge(s, &parts[k].st);
+        if (parts[k].zok) inflateEnd(&parts[k].z);
+        free(parts[k].in);
+        free(parts[k].out);
+        free(parts[k].st.nn);
+        free(parts[k].st.nn_of);
+    }
+    free(parts);
     close(fd);
+    s->threads = n;
     return rc;
 }

@@ -21,6 +21,11 @@ kill -TERM $pid
 wait $pid
 rc=$?
 check "the sample run stopped by SIGTERM (exit 3)" '[ $rc -eq 3 ]'
+ok "mnw report on the stopped run (its pairs so far)" "$MNW" report run -o stopped.html
+check "the stopped run's page says the figures are those so far" \
+    'grep -q "in progress or stopped" stopped.html && grep -q "nearest neighbour so far" stopped.html'
+ok "its numbers equal those recomputed from the pairs written so far" \
+    python3 "$ROOT/tests/tools/report_check.py" run stopped.html
 "$MNW" "${opts[@]}" --resume run >resume.log 2>&1
 rc=$?
 check "and resumed to the end" '[ $rc -eq 0 ]'
@@ -66,4 +71,13 @@ check "a pairs.tsv.gz cut short: exit 1, names the file, no report" \
 "$MNW" report run --outlier 2 >err3.txt 2>&1
 rc=$?
 check "--outlier outside (0, 1]: exit 2" '[ $rc -eq 2 ] && grep -q "outlier" err3.txt'
+"$MNW" report run --threads 0 >err4.txt 2>&1
+rc=$?
+check "--threads 0: exit 2" '[ $rc -eq 2 ] && grep -q "threads" err4.txt'
+
+# a run that writes no pairs.tsv.gz: the run's part of the page, and a note
+"$MNW" "${opts[@]}" --outputs dist -i "$ROOT/tests/data/16s-200.fa" -o dist >/dev/null 2>&1
+ok "mnw report on a run with --outputs dist" "$MNW" report dist
+check "its page says why the identities are left out, and still charts the run" \
+    'grep -q "data-k=\"no-pairs\"" dist/report.html && grep -q "Share of the pairs per rank and device" dist/report.html && ! grep -q "The closest pairs" dist/report.html'
 finish
