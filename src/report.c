@@ -485,6 +485,11 @@ int mnw_report_main(int argc, char **argv)
     row(&b, "identity", mnw_bookmark_get(&bm, "iddef"));
     if (have_pj) {
         row(&b, "state (progress.json)", pj.state);
+        if (pj.eta_s >= 0 && strcmp(pj.state, "done"))
+            snprintf(v, sizeof v, "%.0f s, %.0f pairs/s, about %.0f s to go", pj.elapsed_s, pj.pairs_per_s, pj.eta_s);
+        else
+            snprintf(v, sizeof v, "%.0f s, %.0f pairs/s", pj.elapsed_s, pj.pairs_per_s);
+        row(&b, "the last run: time, rate (progress.json)", v);
         snprintf(v, sizeof v, "%d", pj.resumes);
         row(&b, "resumes", v);
         if (pj.slurm_jobs[0]) row(&b, "Slurm jobs", pj.slurm_jobs);
@@ -515,7 +520,10 @@ int mnw_report_main(int argc, char **argv)
                        t_scan, s.threads, s.threads == 1 ? "" : "s");
     else
         mnw_buf_puts(&b, ": ");
-    mnw_buf_printf(&b, "progress.json and progress.log (%zu snapshots).</p>\n</body></html>\n", h.n);
+    mnw_buf_printf(&b, "progress.json and progress.log (%zu snapshots", h.n);
+    if (h.bad) mnw_buf_printf(&b, "; %llu line%s that %s not a snapshot left out", (unsigned long long)h.bad,
+                              h.bad == 1 ? "" : "s", h.bad == 1 ? "is" : "are");
+    mnw_buf_puts(&b, ").</p>\n</body></html>\n");
     /* the report whole, or none */
     snprintf(def, sizeof def, "%s/report.html", outdir);
     if (!out) out = def;

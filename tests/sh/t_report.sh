@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # t_report.sh - `mnw report` (src/report.c, docs/STATUS.md): the bundled
-# 500-gene sample run, stopped by SIGTERM and resumed, then reported. The
+# 500-gene sample run, stopped by SIGTERM and resumed, then reported (and
+# reported while stopped: the figures "so far"). The
 # page loads in a real headless Chromium (Debian's chromium) with no
 # console error and no network request, its screenshot is a real image; the
 # numbers in it equal those an independent script (tests/tools/
 # report_check.py, Python's gzip) computes from pairs.tsv.gz; the resume is
-# marked. A directory that is not a run, a cut pairs.tsv.gz and a bad
-# option: exit status, message naming the file, no report left.
+# marked; so is that of a run killed by SIGKILL and resumed. A directory
+# that is not a run, a cut or changed pairs.tsv.gz, a cut bookmark and bad
+# options: exit status, message naming the file, no report left. A run with
+# --outputs dist gets the run's part of the page and a note.
 # MNW_REPORT_SHOT=FILE keeps the screenshot (the README's).
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
@@ -74,6 +77,41 @@ check "--outlier outside (0, 1]: exit 2" '[ $rc -eq 2 ] && grep -q "outlier" err
 "$MNW" report run --threads 0 >err4.txt 2>&1
 rc=$?
 check "--threads 0: exit 2" '[ $rc -eq 2 ] && grep -q "threads" err4.txt'
+
+# a run killed with SIGKILL (no last snapshot, no "stopped") and resumed:
+# the resume is still marked, and the numbers still hold
+"$MNW" "${opts[@]}" --bookmark-every 0.2 -i "$ROOT/tests/data/16s-200.fa" -o killed >/dev/null 2>&1 &
+pid=$!
+for ((k = 0; k < 600; k++)); do
+    [ "$(sed -n 's/^watermark //p' killed/mnw.bookmark 2>/dev/null)" -gt 0 ] 2>/dev/null && break
+    sleep 0.05
+done
+kill -9 $pid $(mnw_pids killed) 2>/dev/null
+wait $pid 2>/dev/null
+wm=$(sed -n 's/^watermark //p' killed/mnw.bookmark)
+check "killed in the middle (the bookmark says $wm of 19900 pairs)" '[ "$wm" -gt 0 ] && [ "$wm" -lt 19900 ]'
+"$MNW" "${opts[@]}" --resume killed >/dev/null 2>&1
+rc=$?
+check "a run killed by SIGKILL, then resumed to the end" '[ $rc -eq 0 ] && grep -q "^watermark 19900$" killed/mnw.bookmark'
+echo "not a snapshot" >>killed/progress.log
+ok "mnw report on it" "$MNW" report killed
+check "its resume is marked, and the line of progress.log that is not a snapshot is said to be left out" \
+    'grep -q ">resume</text>" killed/report.html && grep -q "1 line that is not a snapshot left out" killed/report.html'
+ok "its numbers equal those recomputed from pairs.tsv.gz" python3 "$ROOT/tests/tools/report_check.py" killed killed/report.html
+
+# damage: one byte of pairs.tsv.gz changed, a bookmark cut in its middle
+cp -r killed flip && rm -f flip/report.html
+python3 -c "import sys; p=sys.argv[1]; d=bytearray(open(p,'rb').read()); d[len(d)//2]^=0x55; open(p,'wb').write(d)" flip/pairs.tsv.gz
+"$MNW" report flip >err5.txt 2>&1
+rc=$?
+check "a changed byte in pairs.tsv.gz: exit 1, the file and the member named, no report" \
+    '[ $rc -eq 1 ] && grep -q "flip/pairs.tsv.gz: .*member at byte" err5.txt && [ ! -e flip/report.html ] && [ ! -e flip/report.html.tmp ]'
+cp -r killed badbm && rm -f badbm/report.html
+head -c 200 killed/mnw.bookmark >badbm/mnw.bookmark
+"$MNW" report badbm >err6.txt 2>&1
+rc=$?
+check "a bookmark cut short: exit 1, names it, no report" \
+    '[ $rc -eq 1 ] && grep -q "badbm/mnw.bookmark" err6.txt && [ ! -e badbm/report.html ]'
 
 # a run that writes no pairs.tsv.gz: the run's part of the page, and a note
 "$MNW" "${opts[@]}" --outputs dist -i "$ROOT/tests/data/16s-200.fa" -o dist >/dev/null 2>&1
