@@ -28,9 +28,10 @@ ok() { # ok DESC CMD...   : passes when CMD exits 0
     fi
 }
 
-check() { # check DESC CONDITION-STRING : evaluated with [[ ]] semantics via eval
+check() { # check DESC CONDITION-STRING : evaluated with [[ ]] semantics via eval;
+    # returns 1 when it failed, so that `check ... || show-why` prints the why
     local desc=$1; shift
-    if eval "$@"; then echo "ok - $desc"; else echo "not ok - $desc"; T_FAILED=1; fi
+    if eval "$@"; then echo "ok - $desc"; else echo "not ok - $desc"; T_FAILED=1; return 1; fi
 }
 
 finish() { exit "$T_FAILED"; }
