@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/demo.sh - `make demo`: installs what is missing, builds mnw and
 # aligns the bundled real 16S sample (data/16s-500.fa.gz, 124,750 pairs),
-# then prints a short summary and where the results are.
+# then prints a short summary, makes its report page (mnw report) and says
+# where the results are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build
@@ -18,4 +19,6 @@ echo
 echo "closest pairs (dist.column.gz, distance = 1 - identity, vsearch --iddef 2):"
 zcat "$out/dist.column.gz" | sort -k3,3g | head -3
 echo
+bin/mnw report "$out" >/dev/null
+echo "the run and its results in pictures: $(pwd)/$out/report.html  (mnw report; open it in a browser)"
 echo "all results: $(pwd)/$out/  (docs/FORMATS.md explains each file)"
