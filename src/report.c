@@ -376,8 +376,9 @@ int mnw_report_main(int argc, char **argv)
         } else if ((!strcmp(argv[a], "-t") || !strcmp(argv[a], "--threads")) && a + 1 < argc) {
             char *end;
             long t = strtol(argv[++a], &end, 10);
-            if (*end || end == argv[a] || t < 1 || t > 1024) {
-                fprintf(stderr, "mnw report: --threads takes a number from 1 to 1024, not '%s'\n", argv[a]);
+            if (*end || end == argv[a] || t < 1 || t > 256) {
+                fprintf(stderr, "mnw report: --threads takes a number from 1 to 256 (each thread keeps 8 bytes per "
+                                "sequence), not '%s'\n", argv[a]);
                 return 2;
             }
             threads = (int)t;

@@ -76,7 +76,7 @@ rc=$?
 check "--outlier outside (0, 1]: exit 2" '[ $rc -eq 2 ] && grep -q "outlier" err3.txt'
 "$MNW" report run --threads 0 >err4.txt 2>&1
 rc=$?
-check "--threads 0: exit 2" '[ $rc -eq 2 ] && grep -q "threads" err4.txt'
+check "--threads 0: exit 2" '[ $rc -eq 2 ] && grep -q "threads takes a number from 1 to 256" err4.txt'
 
 # a run killed with SIGKILL (no last snapshot, no "stopped") and resumed:
 # the resume is still marked, and the numbers still hold (the first 120
