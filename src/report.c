@@ -101,6 +101,25 @@ static const char *palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#94
 
 /* throughput over time: per device, pairs/s between consecutive snapshots
  * of one run; resumes and stops marked */
+/* the index of name in names[0..*n), added if it is not there (-1: the
+ * 32 are taken) */
+static int name_slot(char names[][112], int *n, const char *name)
+{
+    for (int x = 0; x < *n; x++)
+        if (!strcmp(names[x], name)) return x;
+    if (*n == 32) return -1;
+    snprintf(names[*n], sizeof names[0], "%s", name);
+    return (*n)++;
+}
+
+/* the index of the device called name in snapshot s, or -1 */
+static int dev_of(const snap *s, const char *name)
+{
+    for (int x = 0; x < s->ndev; x++)
+        if (!strcmp(s->dev[x], name)) return x;
+    return -1;
+}
+
 static void chart_throughput(mnw_buf *b, const history *h)
 {
     if (h->n < 2) {
@@ -111,32 +130,32 @@ static void chart_throughput(mnw_buf *b, const history *h)
     int ndev = 0;
     char names[32][112];
     for (size_t k = 0; k < h->n; k++)
-        for (int d = 0; d < h->v[k].ndev; d++) {
-            int f = 0;
-            for (int x = 0; x < ndev; x++) f |= !strcmp(names[x], h->v[k].dev[d]);
-            if (!f && ndev < 32) snprintf(names[ndev++], sizeof names[0], "%s", h->v[k].dev[d]);
-        }
-    double *xs = mnw_xmalloc(h->n * sizeof *xs), *ys = mnw_xmalloc(h->n * sizeof *ys);
-    for (size_t k = 1; k < h->n; k++)
-        for (int d = 0; d < h->v[k].ndev; d++) {
-            const snap *a = &h->v[k - 1], *c = &h->v[k];
-            if (a->resumes != c->resumes || c->t <= a->t || d >= a->ndev) continue;
-            double r = (double)(c->dev_pairs[d] - a->dev_pairs[d]) / (c->t - a->t);
+        for (int d = 0; d < h->v[k].ndev; d++) (void)name_slot(names, &ndev, h->v[k].dev[d]);
+    /* rate[d * h->n + k]: device d's pairs/s from snapshot k-1 to k of one
+     * run (NAN: not in both, or across a resume) */
+    double *rate = mnw_xmalloc((size_t)(ndev ? ndev : 1) * h->n * sizeof *rate);
+    for (int d = 0; d < ndev; d++) {
+        rate[(size_t)d * h->n] = NAN;
+        for (size_t k = 1; k < h->n; k++) {
+            const snap *a = &h->v[k - 1], *s = &h->v[k];
+            int ia = dev_of(a, names[d]), is = dev_of(s, names[d]);
+            double r = NAN;
+            if (ia >= 0 && is >= 0 && a->resumes == s->resumes && s->t > a->t)
+                r = ((double)s->dev_pairs[is] - (double)a->dev_pairs[ia]) / (s->t - a->t);
+            rate[(size_t)d * h->n + k] = r;
             if (r > ymax) ymax = r;
         }
+    }
+    double *xs = mnw_xmalloc(h->n * sizeof *xs), *ys = mnw_xmalloc(h->n * sizeof *ys);
     mnw_svg c;
     mnw_svg_begin(&c, b, 900, 320, "Throughput over time per rank and device", 0, (t1 - t0) / 60, 0, ymax * 1.1, 0);
     mnw_svg_axes(&c, 8, "%g", "minutes since the first snapshot", 5, "%g", "pairs/s");
     for (int d = 0; d < ndev; d++) {
         size_t n = 0;
         for (size_t k = 1; k < h->n; k++) {
-            const snap *a = &h->v[k - 1], *s = &h->v[k];
-            int ia = -1, is = -1;
-            for (int x = 0; x < a->ndev; x++) if (!strcmp(a->dev[x], names[d])) ia = x;
-            for (int x = 0; x < s->ndev; x++) if (!strcmp(s->dev[x], names[d])) is = x;
-            if (ia < 0 || is < 0 || a->resumes != s->resumes || s->t <= a->t) continue;
-            xs[n] = (s->t - t0) / 60;
-            ys[n] = (double)(s->dev_pairs[is] - a->dev_pairs[ia]) / (s->t - a->t);
+            if (isnan(rate[(size_t)d * h->n + k])) continue;
+            xs[n] = (h->v[k].t - t0) / 60;
+            ys[n] = rate[(size_t)d * h->n + k];
             n++;
         }
         mnw_svg_line(&c, xs, ys, (int)n, palette[d % 10], 1.5);
@@ -147,6 +166,7 @@ static void chart_throughput(mnw_buf *b, const history *h)
         else if (!strcmp(h->v[k].state, "stopped")) mnw_svg_vline(&c, (h->v[k].t - t0) / 60, "stop", "#c00", 0);
     }
     mnw_svg_end(&c);
+    free(rate);
     free(xs);
     free(ys);
 }
@@ -299,13 +319,8 @@ static void chart_shares(mnw_buf *b, const history *h, const mnw_progress *pj, i
     for (size_t k = 0; k < h->n; k++) {
         if (k + 1 < h->n && h->v[k + 1].resumes == h->v[k].resumes) continue; /* not the run's last */
         for (int d = 0; d < h->v[k].ndev; d++) {
-            int x = 0;
-            while (x < nd && strcmp(names[x], h->v[k].dev[d])) x++;
-            if (x == nd) {
-                if (nd == 32) continue;
-                snprintf(names[nd++], sizeof names[0], "%s", h->v[k].dev[d]);
-            }
-            pairs[x] += (double)h->v[k].dev_pairs[d];
+            int x = name_slot(names, &nd, h->v[k].dev[d]);
+            if (x >= 0) pairs[x] += (double)h->v[k].dev_pairs[d];
         }
     }
     if (!nd && have_pj)
