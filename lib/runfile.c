@@ -41,6 +41,14 @@ int mnw_runfile_open(const char *path, mnw_err *e)
     return fd;
 }
 
+int mnw_runfile_check(const char *path, mnw_err *e)
+{
+    int fd = mnw_runfile_open(path, e);
+    if (fd < 0) return -1;
+    close(fd);
+    return 0;
+}
+
 FILE *mnw_runfile_fopen(const char *path, mnw_err *e)
 {
     int fd = mnw_runfile_open(path, e);

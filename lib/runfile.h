@@ -37,6 +37,11 @@ int mnw_runfile_why(const char *path, int er, mnw_err *e);
  * mnw_runfile_why's wordings) and errno ENOENT when nothing is there. */
 int mnw_runfile_open(const char *path, mnw_err *e) MNW_MUST_CHECK;
 
+/* 0 when path can be opened by mnw_runfile_open (then closed again), or
+ * -1 with its e: for a reader of another module that opens the file itself
+ * (the bookmark's), so that what stands there is named the same way. */
+int mnw_runfile_check(const char *path, mnw_err *e) MNW_MUST_CHECK;
+
 /* The same as a stdio stream ("r"); NULL with e set, errno ENOENT when
  * nothing is there. */
 FILE *mnw_runfile_fopen(const char *path, mnw_err *e) MNW_MUST_CHECK;

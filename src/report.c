@@ -482,9 +482,10 @@ int mnw_report_main(int argc, char **argv)
     }
     mnw_err e;
     mnw_bookmark bm;
+    mnw_bookmark_init(&bm);
     int mask = 0;
     uint64_t k0 = 0, k1 = 0;
-    if (mnw_bookmark_read(bmpath, &bm, &e) || mnw_bookmark_range(&bm, bmpath, &k0, &k1, &e) ||
+    if (mnw_runfile_check(bmpath, &e) || mnw_bookmark_read(bmpath, &bm, &e) || mnw_bookmark_range(&bm, bmpath, &k0, &k1, &e) ||
         mnw_bookmark_outputs(&bm, bmpath, &mask, &e)) {
         fprintf(stderr, "mnw report: %s\n", e.msg);
         mnw_bookmark_free(&bm);

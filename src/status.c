@@ -344,7 +344,7 @@ int mnw_status_main(int argc, char **argv)
     int b_ok = 0;
     char berr[MNW_ERR_MAX] = "";
     if (have_b) {
-        if (mnw_bookmark_read(bpath, &bm, &e) == 0) b_ok = 1;
+        if (mnw_runfile_check(bpath, &e) == 0 && mnw_bookmark_read(bpath, &bm, &e) == 0) b_ok = 1;
         else snprintf(berr, sizeof berr, "%s", e.msg);
     }
 

@@ -63,7 +63,7 @@ static void look(const char *parent, const char *name, uint32_t index, uint32_t 
     snprintf(path, sizeof path, "%s/%s", dir, MNW_BOOKMARK_FILE);
     int have_b = mnw_runfile_present(path), b_ok = 0;
     if (have_b) {
-        if (mnw_bookmark_read(path, &bm, &e)) {
+        if (mnw_runfile_check(path, &e) || mnw_bookmark_read(path, &bm, &e)) {
             snprintf(r->err, sizeof r->err, "%s", e.msg);
         } else {
             const char *v = mnw_bookmark_get(&bm, "shard");
@@ -129,7 +129,7 @@ static const char *merged_state(const char *parent, const char *name, char *err,
         mnw_bookmark bm;
         mnw_bookmark_init(&bm);
         mnw_err e;
-        int bad = mnw_bookmark_read(path, &bm, &e);
+        int bad = mnw_runfile_check(path, &e) || mnw_bookmark_read(path, &bm, &e);
         if (bad) snprintf(err, cap, "%s", e.msg);
         int done = !bad && bm.watermark == bm.pairs;
         mnw_bookmark_free(&bm);
