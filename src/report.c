@@ -558,18 +558,31 @@ int mnw_report_main(int argc, char **argv)
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
                      "<title>mnw report: ");
     esc(&b, outdir);
-    if (shard[0]) mnw_buf_printf(&b, " (shard %s)", shard);
+    if (shard[0]) {
+        mnw_buf_puts(&b, " (shard ");
+        esc(&b, shard);
+        mnw_buf_puts(&b, ")");
+    }
     mnw_buf_printf(&b, "</title><style>%s</style></head><body>\n<h1>mnw report: ", css);
     esc(&b, outdir);
-    if (shard[0]) mnw_buf_printf(&b, " (shard %s)", shard);
+    if (shard[0]) {
+        mnw_buf_puts(&b, " (shard ");
+        esc(&b, shard);
+        mnw_buf_puts(&b, ")");
+    }
     mnw_buf_puts(&b, "</h1>\n");
     if (shard[0]) {
-        const char *slash = strchr(shard, '/');
-        mnw_buf_printf(&b, "<p data-k=\"shard\">This run is shard %.*s of %s (mnw --shard %s): the pairs k = %llu to "
-                           "%llu, %llu of the whole run's %llu. Its identities, closest and most distant pairs, "
-                           "nearest neighbours and outliers come from this shard's pairs only, not from the whole "
-                           "run: mnw merge joins the shards into one run to report on.</p>\n",
-                       slash ? (int)(slash - shard) : (int)strlen(shard), shard, slash ? slash + 1 : "?", shard,
+        unsigned si = 0, sn = 0;
+        char tail;
+        if (sscanf(shard, "%u/%u%c", &si, &sn, &tail) == 2)
+            mnw_buf_printf(&b, "<p data-k=\"shard\">This run is shard %u of %u (mnw --shard %u/%u)", si, sn, si, sn);
+        else {
+            mnw_buf_puts(&b, "<p data-k=\"shard\">This run is shard ");
+            esc(&b, shard);
+        }
+        mnw_buf_printf(&b, ": the pairs k = %llu to %llu, %llu of the whole run's %llu. Its identities, closest and "
+                           "most distant pairs, nearest neighbours and outliers come from this shard's pairs only, "
+                           "not from the whole run: mnw merge joins the shards into one run to report on.</p>\n",
                        (unsigned long long)k0, (unsigned long long)(k1 ? k1 - 1 : 0), (unsigned long long)(k1 - k0),
                        (unsigned long long)bm.pairs);
     }
