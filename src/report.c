@@ -440,7 +440,8 @@ int mnw_report_main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
             printf("usage: mnw report OUTDIR [-o FILE] [--outlier X] [-t N]\n"
-                   "  writes FILE (default OUTDIR/report.html): the run and its results as one HTML page\n"
+                   "  writes FILE (default OUTDIR/report.html): the run and its results as one HTML page;\n"
+                   "  never a file of the run (in OUTDIR only a NAME.html; not the input, not a link to a run file)\n"
                    "  --outlier X  list the sequences whose nearest neighbour is below identity X (default 0.80)\n"
                    "  -t, --threads N  read pairs.tsv.gz with up to N threads (default: the CPUs this process may use, %d)\n",
                    threads);
