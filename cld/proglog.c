@@ -11,6 +11,7 @@
 
 #include "lib/buf.h"
 #include "lib/json.h"
+#include "lib/runfile.h"
 
 void mnw_proglog_init(mnw_proglog *l, const char *dir)
 {
@@ -144,18 +145,12 @@ static void line_key(const char *line, size_t len, char *key, size_t cap)
 
 int mnw_proglog_compact(const char *path, mnw_err *e)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) return mnw_err_set(e, "%s: cannot read: %s", path, strerror(errno));
     mnw_buf all;
     mnw_buf_init(&all);
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) mnw_buf_put(&all, chunk, got);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
+    /* a regular file only: never blocks on a FIFO (lib/runfile.h) */
+    if (mnw_runfile_slurp(path, SIZE_MAX / 2, &all, e)) {
         mnw_buf_free(&all);
-        return mnw_err_set(e, "%s: read error", path);
+        return -1;
     }
     /* the whole lines (a last one without its newline is dropped) */
     size_t nl = 0, cap = 1024;

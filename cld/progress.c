@@ -15,6 +15,7 @@
 
 #include "lib/buf.h"
 #include "lib/json.h"
+#include "lib/runfile.h"
 
 double mnw_progress_now(void)
 {
@@ -421,23 +422,13 @@ int mnw_progress_parse(const char *name, const char *text, size_t len, mnw_progr
 int mnw_progress_read(const char *path, mnw_progress *p, mnw_err *e)
 {
     memset(p, 0, sizeof *p);
-    FILE *f = fopen(path, "rb");
-    if (!f) return mnw_err_set(e, "%s: %s", path, strerror(errno));
     mnw_buf t;
     mnw_buf_init(&t);
     int rc = -1;
-    for (;;) {
-        mnw_buf_reserve(&t, 65536);
-        size_t got = fread(t.p + t.len, 1, t.cap - t.len, f);
-        t.len += got;
-        if (t.len > MNW_PROGRESS_MAX_BYTES) {
+    /* never blocks on a FIFO, never follows a loop (lib/runfile.h) */
+    if (mnw_runfile_slurp(path, MNW_PROGRESS_MAX_BYTES, &t, e)) {
+        if (t.len > MNW_PROGRESS_MAX_BYTES)
             mnw_err_set(e, "%s: larger than %u MiB: not a progress file", path, MNW_PROGRESS_MAX_BYTES >> 20);
-            goto out;
-        }
-        if (got == 0) break;
-    }
-    if (ferror(f)) {
-        mnw_err_set(e, "%s: %s", path, strerror(errno));
         goto out;
     }
     if (t.len == 0) {
@@ -446,7 +437,6 @@ int mnw_progress_read(const char *path, mnw_progress *p, mnw_err *e)
     }
     rc = mnw_progress_parse(path, t.p, t.len, p, e);
 out:
-    fclose(f);
     mnw_buf_free(&t);
     return rc;
 }

@@ -7,13 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/runfile.h"
 #include "lib/shard.h"
 
 int mnw_shardset_present(const char *dir)
 {
     char path[4400];
     snprintf(path, sizeof path, "%s/%s", dir, MNW_SHARDSET_FILE);
-    return access(path, F_OK) == 0;
+    return mnw_runfile_present(path); /* a FIFO or a loop too: the reader names it */
 }
 
 /* a plain number 1..max: 0 and *out, else -1 */
@@ -146,8 +147,8 @@ int mnw_shardset_read(const char *dir, mnw_shardset *s, mnw_err *e)
     memset(s, 0, sizeof *s);
     char path[4400];
     snprintf(path, sizeof path, "%s/%s", dir, MNW_SHARDSET_FILE);
-    FILE *f = fopen(path, "r");
-    if (!f) return mnw_err_set(e, "%s: %s", path, strerror(errno));
+    FILE *f = mnw_runfile_fopen(path, e); /* never a FIFO, never a loop */
+    if (!f) return -1;
     char line[8192];
     int ln = 0, rc = 0, have_version = 0;
     while (!rc && fgets(line, sizeof line, f)) {

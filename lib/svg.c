@@ -7,16 +7,56 @@
 #include <string.h>
 
 
+/* At s (lead byte s[0] >= 0x80): the length n of a valid UTF-8 sequence
+ * (2 to 4 bytes), or -m: the first m bytes (m >= 1) are the longest start
+ * of one that is cut or broken after them, to be replaced by one U+FFFD
+ * (Unicode's "maximal subpart" practice, the WHATWG decoder's): a lone
+ * continuation byte, a byte that never starts one (0xc0, 0xc1, 0xf5..0xff),
+ * an overlong form, a surrogate, a code point past U+10FFFF, a sequence
+ * cut short (by a NUL too) are each one replacement. RFC 3629's table. */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (c >= 0xc2 && c <= 0xdf) n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0) lo = 0xa0;       /* overlong */
+        else if (c == 0xed) hi = 0x9f;  /* surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0) lo = 0x90;       /* overlong */
+        else if (c == 0xf4) hi = 0x8f;  /* past U+10FFFF */
+    } else {
+        return -1;
+    }
+    if (s[1] < lo || s[1] > hi) return -1;
+    for (int k = 2; k < n; k++)
+        if (s[k] < 0x80 || s[k] > 0xbf) return -k;
+    return n;
+}
+
 void mnw_svg_escape(mnw_buf *b, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char ch = *p;
+        if (ch >= 0x80) {
+            int n = utf8_len(p);
+            if (n > 0) mnw_buf_put(b, p, (size_t)n);
+            else mnw_buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
+            p += n > 0 ? n : -n;
+            continue;
+        }
+        p++;
         if (ch == '&') mnw_buf_puts(b, "&amp;");
         else if (ch == '<') mnw_buf_puts(b, "&lt;");
         else if (ch == '>') mnw_buf_puts(b, "&gt;");
         else if (ch == '"') mnw_buf_puts(b, "&quot;");
         else if (ch == '\'') mnw_buf_puts(b, "&#39;");
         else if (ch < 0x20 && ch != '\t' && ch != '\n') continue;
+        else if (ch == 0x7f) continue;
         else mnw_buf_putc(b, (char)ch);
     }
 }

@@ -52,8 +52,12 @@ void mnw_svg_text(mnw_svg *c, double px, double py, const char *anchor, const ch
  * top-right corner. */
 void mnw_svg_legend(mnw_svg *c, int k, const char *color, const char *text);
 
-/* Appends s with &, <, >, " and ' escaped for XML (and control characters
- * but tab and newline dropped). */
+/* Appends s with &, <, >, " and ' escaped for XML, control characters but
+ * tab and newline dropped (DEL too), and made valid UTF-8: each maximal
+ * invalid subpart (a stray byte, an overlong form, a surrogate, a sequence
+ * cut short) becomes one U+FFFD, as a browser's decoder would show it. The
+ * one way text from a run (ids, hosts, paths) goes into the report's page
+ * and its charts. */
 void mnw_svg_escape(mnw_buf *b, const char *s);
 
 #endif

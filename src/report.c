@@ -6,12 +6,14 @@
  * progress.log. Written whole (temp file, rename) or not at all. */
 #include "src/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cld/bookmark.h"
@@ -19,6 +21,7 @@
 #include "cld/proglog.h"
 #include "lib/buf.h"
 #include "lib/json.h"
+#include "lib/runfile.h"
 #include "lib/svg.h"
 #include "lib/output.h"
 #include "src/report_scan.h"
@@ -50,8 +53,9 @@ typedef struct {
 static int read_history(const char *path, history *h, mnw_err *e)
 {
     memset(h, 0, sizeof *h);
-    FILE *f = fopen(path, "re");
-    if (!f) return errno == ENOENT ? 0 : mnw_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+    if (!mnw_runfile_present(path)) return 0; /* no history */
+    FILE *f = mnw_runfile_fopen(path, e);      /* never a FIFO, never a loop */
+    if (!f) return -1;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -240,7 +244,7 @@ static void chart_identity(mnw_buf *b, const mnw_scan *s, const char *sofar)
 /* each sequence's nearest neighbour: histogram, and the sequences whose
  * nearest neighbour is below `outlier` (millionths); in a run not complete,
  * the nearest among the pairs written so far */
-static void chart_neighbours(mnw_buf *b, const mnw_scan *s, uint32_t outlier, const char *sofar)
+static void chart_neighbours(mnw_buf *b, const mnw_scan *s, uint32_t outlier, const char *sofar, int shard)
 {
     uint64_t hist[100] = {0}, seen = 0;
     for (uint64_t i = 0; i < s->nseq; i++) {
@@ -251,8 +255,10 @@ static void chart_neighbours(mnw_buf *b, const mnw_scan *s, uint32_t outlier, co
     }
     if (!seen) return;
     if (seen < s->nseq)
-        mnw_buf_printf(b, "<p>%llu of the %llu sequences are in no pair written yet.</p>\n",
-                       (unsigned long long)(s->nseq - seen), (unsigned long long)s->nseq);
+        mnw_buf_printf(b, "<p>%llu of the %llu sequences are in no pair %s.</p>\n",
+                       (unsigned long long)(s->nseq - seen), (unsigned long long)s->nseq,
+                       shard ? "of this shard written so far (a shard holds the pairs of some rows only)"
+                             : "written yet");
     double xs[100], ys[100], ymax = 1;
     int lo = 100;
     for (int k = 0; k < 100; k++)
@@ -350,12 +356,13 @@ static void chart_shares(mnw_buf *b, const history *h, const mnw_progress *pj, i
 }
 
 /* GCUPS and rate of each run as mnw.log's "done:" lines say */
-static void log_rates(mnw_buf *b, const char *outdir)
+static int log_rates(mnw_buf *b, const char *outdir, mnw_err *e)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/mnw.log", outdir);
-    FILE *f = fopen(path, "re");
-    if (!f) return;
+    if (!mnw_runfile_present(path)) return 0;
+    FILE *f = mnw_runfile_fopen(path, e); /* never a FIFO, never a loop */
+    if (!f) return -1;
     char line[4096];
     int n = 0;
     while (fgets(line, sizeof line, f)) {
@@ -365,6 +372,58 @@ static void log_rates(mnw_buf *b, const char *outdir)
         row(b, n++ ? "a later run (mnw.log)" : "done (mnw.log)", d + 11);
     }
     fclose(f);
+    return 0;
+}
+
+/* does name end in ".html"? */
+static int html_name(const char *name)
+{
+    size_t l = strlen(name);
+    return l > 5 && !strcmp(name + l - 5, ".html");
+}
+
+static int same_file(const struct stat *a, const struct stat *b) { return a->st_dev == b->st_dev && a->st_ino == b->st_ino; }
+
+/* -o FILE may not be, nor lead to, a file of the run (docs/STATUS.md): in
+ * OUTDIR (by the directory's device and inode, so through any path or link
+ * to it) only a name ending in ".html" (no file of a run does; report.html
+ * by default), and nowhere a name that is (by device and inode: a link, a
+ * second name) one of OUTDIR's files but its .html pages, nor the run's
+ * input. 0, or -1 with e set. */
+static int check_out(const char *out, const char *outdir, const char *input, mnw_err *e)
+{
+    const char *slash = strrchr(out, '/');
+    const char *base = slash ? slash + 1 : out;
+    char dir[4200];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == out) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return mnw_err_set(e, "-o %s: not a file name", out);
+    struct stat so, sd, sp;
+    if (stat(outdir, &sd) == 0 && stat(dir, &sp) == 0 && same_file(&sd, &sp) && !html_name(base))
+        return mnw_err_set(e, "-o %s: a name in the run's directory %s that does not end in .html: the report is "
+                              "never written over (or beside, as %s.tmp) a file of the run; name it NAME.html there, "
+                              "or put it elsewhere", out, outdir, base);
+    if (stat(out, &so) != 0) return 0; /* nothing there yet (or unreachable: the write says why) */
+    if (S_ISDIR(so.st_mode)) return mnw_err_set(e, "-o %s: is a directory, not a file name", out);
+    struct stat si;
+    if (input && input[0] && stat(input, &si) == 0 && same_file(&so, &si))
+        return mnw_err_set(e, "-o %s: is the run's input (%s): the report is never written over it", out, input);
+    DIR *d = opendir(outdir);
+    if (!d) return 0;
+    int rc = 0;
+    for (struct dirent *de; !rc && (de = readdir(d));) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || html_name(de->d_name)) continue;
+        char path[4500];
+        struct stat sf;
+        snprintf(path, sizeof path, "%s/%s", outdir, de->d_name);
+        if (stat(path, &sf) == 0 && same_file(&so, &sf)) /* stat opens nothing: a FIFO is no risk */
+            rc = mnw_err_set(e, "-o %s: is %s, a file of the run (another name for it): the report is never written "
+                                "over it", out, path);
+    }
+    closedir(d);
+    return rc;
 }
 
 static const char *css =
@@ -381,7 +440,8 @@ int mnw_report_main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
             printf("usage: mnw report OUTDIR [-o FILE] [--outlier X] [-t N]\n"
-                   "  writes FILE (default OUTDIR/report.html): the run and its results as one HTML page\n"
+                   "  writes FILE (default OUTDIR/report.html): the run and its results as one HTML page;\n"
+                   "  never a file of the run (in OUTDIR only a NAME.html; not the input, not a link to a run file)\n"
                    "  --outlier X  list the sequences whose nearest neighbour is below identity X (default 0.80)\n"
                    "  -t, --threads N  read pairs.tsv.gz with up to N threads (default: the CPUs this process may use, %d)\n",
                    threads);
@@ -417,15 +477,16 @@ int mnw_report_main(int argc, char **argv)
     }
     char bmpath[4200], path[4200], def[4200];
     snprintf(bmpath, sizeof bmpath, "%s/%s", outdir, MNW_BOOKMARK_FILE);
-    if (access(bmpath, F_OK) != 0) {
+    if (!mnw_runfile_present(bmpath)) {
         fprintf(stderr, "mnw report: %s: not an mnw run (no %s)\n", outdir, MNW_BOOKMARK_FILE);
         return 1;
     }
     mnw_err e;
     mnw_bookmark bm;
+    mnw_bookmark_init(&bm);
     int mask = 0;
     uint64_t k0 = 0, k1 = 0;
-    if (mnw_bookmark_read(bmpath, &bm, &e) || mnw_bookmark_range(&bm, bmpath, &k0, &k1, &e) ||
+    if (mnw_runfile_check(bmpath, &e) || mnw_bookmark_read(bmpath, &bm, &e) || mnw_bookmark_range(&bm, bmpath, &k0, &k1, &e) ||
         mnw_bookmark_outputs(&bm, bmpath, &mask, &e)) {
         fprintf(stderr, "mnw report: %s\n", e.msg);
         mnw_bookmark_free(&bm);
@@ -437,9 +498,22 @@ int mnw_report_main(int argc, char **argv)
         mnw_bookmark_free(&bm);
         return 1;
     }
+    if (!out) {
+        snprintf(def, sizeof def, "%s/report.html", outdir);
+        out = def;
+    }
+    if (check_out(out, outdir, mnw_bookmark_get(&bm, "input"), &e)) {
+        fprintf(stderr, "mnw report: %s\n", e.msg);
+        mnw_bookmark_free(&bm);
+        return 2;
+    }
     const int have_pairs = (mask & (1 << MNW_OUT_PAIRS)) != 0;
     const int complete = bm.watermark == k1;
-    const char *sofar = complete ? "" : " so far";
+    /* a shard's run (--shard I/N): every figure below is of its pairs only */
+    char shard[32];
+    uint64_t sh_done, sh_all;
+    mnw_bookmark_progress(&bm, &sh_done, &sh_all, shard, sizeof shard);
+    const char *sofar = shard[0] ? (complete ? " in this shard" : " in this shard so far") : complete ? "" : " so far";
     uint64_t bytes = 0;
     for (int k = 0; k < bm.nout; k++)
         if (!strcmp(bm.out_name[k], mnw_out_name[MNW_OUT_PAIRS])) bytes = bm.out_bytes[k];
@@ -463,16 +537,20 @@ int mnw_report_main(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s", outdir, MNW_PROGRESS_FILE);
         mnw_err pe;
         have_pj = mnw_progress_read(path, &pj, &pe) == 0;
-        if (!have_pj && access(path, F_OK) == 0) fprintf(stderr, "mnw report: note: %s (left out)\n", pe.msg);
+        if (!have_pj && mnw_runfile_present(path)) fprintf(stderr, "mnw report: note: %s (left out)\n", pe.msg);
         snprintf(path, sizeof path, "%s/%s", outdir, MNW_PROGLOG_FILE);
         rc = read_history(path, &h, &e);
     }
+    mnw_buf logrows; /* the summary's rows from mnw.log */
+    mnw_buf_init(&logrows);
+    if (!rc) rc = log_rates(&logrows, outdir, &e);
     if (rc) {
         fprintf(stderr, "mnw report: %s\n", e.msg);
         mnw_scan_free(&s);
         mnw_bookmark_free(&bm);
         if (have_pj) mnw_progress_free(&pj);
         free(h.v);
+        mnw_buf_free(&logrows);
         return 1;
     }
     mnw_buf b;
@@ -481,16 +559,43 @@ int mnw_report_main(int argc, char **argv)
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
                      "<title>mnw report: ");
     esc(&b, outdir);
+    if (shard[0]) {
+        mnw_buf_puts(&b, " (shard ");
+        esc(&b, shard);
+        mnw_buf_puts(&b, ")");
+    }
     mnw_buf_printf(&b, "</title><style>%s</style></head><body>\n<h1>mnw report: ", css);
     esc(&b, outdir);
-    mnw_buf_puts(&b, "</h1>\n<h2>The run</h2>\n<table>\n");
+    if (shard[0]) {
+        mnw_buf_puts(&b, " (shard ");
+        esc(&b, shard);
+        mnw_buf_puts(&b, ")");
+    }
+    mnw_buf_puts(&b, "</h1>\n");
+    if (shard[0]) {
+        unsigned si = 0, sn = 0;
+        char tail;
+        if (sscanf(shard, "%u/%u%c", &si, &sn, &tail) == 2)
+            mnw_buf_printf(&b, "<p data-k=\"shard\">This run is shard %u of %u (mnw --shard %u/%u)", si, sn, si, sn);
+        else {
+            mnw_buf_puts(&b, "<p data-k=\"shard\">This run is shard ");
+            esc(&b, shard);
+        }
+        mnw_buf_printf(&b, ": the pairs k = %llu to %llu, %llu of the whole run's %llu. Its identities, closest and "
+                           "most distant pairs, nearest neighbours and outliers come from this shard's pairs only, "
+                           "not from the whole run: mnw merge joins the shards into one run to report on.</p>\n",
+                       (unsigned long long)k0, (unsigned long long)(k1 ? k1 - 1 : 0), (unsigned long long)(k1 - k0),
+                       (unsigned long long)bm.pairs);
+    }
+    mnw_buf_puts(&b, "<h2>The run</h2>\n<table>\n");
     char v[512];
     row(&b, "input", mnw_bookmark_get(&bm, "input"));
     snprintf(v, sizeof v, "%llu", (unsigned long long)bm.sequences);
     row(&b, "sequences", v);
     snprintf(v, sizeof v, "%llu of %llu (%.2f%%)%s", (unsigned long long)(bm.watermark - k0),
              (unsigned long long)(k1 - k0), k1 > k0 ? 100.0 * (double)(bm.watermark - k0) / (double)(k1 - k0) : 100.0,
-             complete ? ", complete" : ", in progress or stopped");
+             complete ? (shard[0] ? ", this shard complete (not the whole run)" : ", complete")
+                      : ", in progress or stopped");
     mnw_buf_puts(&b, "<tr><th>pairs written (bookmark)</th><td data-k=\"pairs\">");
     esc(&b, v);
     mnw_buf_puts(&b, "</td></tr>\n");
@@ -498,6 +603,11 @@ int mnw_report_main(int argc, char **argv)
              mnw_bookmark_get(&bm, "match"), mnw_bookmark_get(&bm, "mismatch"), mnw_bookmark_get(&bm, "gap-open"),
              mnw_bookmark_get(&bm, "gap-extend"), mnw_bookmark_get(&bm, "free-end-gaps"));
     row(&b, "scoring", v);
+    if (shard[0]) {
+        snprintf(v, sizeof v, "%s: pairs k = %llu to %llu of the whole run's %llu", shard, (unsigned long long)k0,
+                 (unsigned long long)(k1 ? k1 - 1 : 0), (unsigned long long)bm.pairs);
+        row(&b, "shard", v);
+    }
     row(&b, "identity", mnw_bookmark_get(&bm, "iddef"));
     if (have_pj) {
         row(&b, "state (progress.json)", pj.state);
@@ -510,7 +620,8 @@ int mnw_report_main(int argc, char **argv)
         row(&b, "resumes", v);
         if (pj.slurm_jobs[0]) row(&b, "Slurm jobs", pj.slurm_jobs);
     }
-    log_rates(&b, outdir);
+    mnw_buf_put(&b, logrows.p, logrows.len);
+    mnw_buf_free(&logrows);
     mnw_buf_puts(&b, "</table>\n<h2>Pairwise identity</h2>\n");
     const uint32_t outlier_m = (uint32_t)lround(outlier * MNW_SCAN_ONE);
     if (have_pairs) {
@@ -518,7 +629,7 @@ int mnw_report_main(int argc, char **argv)
         pair_table(&b, &s, s.closest, s.nclosest, "The closest pairs", sofar);
         pair_table(&b, &s, s.distant, s.ndistant, "The most distant pairs", sofar);
         mnw_buf_puts(&b, "<h2>Nearest neighbours</h2>\n");
-        chart_neighbours(&b, &s, outlier_m, sofar);
+        chart_neighbours(&b, &s, outlier_m, sofar, shard[0] != 0);
     } else {
         mnw_buf_puts(&b, "<p data-k=\"no-pairs\">This run writes no pairs.tsv.gz (setting outputs ");
         esc(&b, mnw_bookmark_get(&bm, "outputs"));

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "lib/regfile.h"
+#include "lib/runfile.h"
 
 enum { IN_CAP = 1 << 20, OUT_CAP = 4 << 20, FIND_CAP = 1 << 16, MIN_RANGE = 4 << 20 };
 
@@ -341,7 +342,7 @@ int mnw_scan_pairs(mnw_scan *s, const char *path, uint64_t bytes, int threads, m
 {
     struct stat st;
     int fd = mnw_open_regular(path, O_RDONLY, 0, &st, e);
-    if (fd == -1) return mnw_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+    if (fd == -1) return mnw_runfile_why(path, errno, e); /* a loop, a dangling link named as such */
     if (fd < 0) return -1;
     if ((uint64_t)st.st_size < bytes) {
         close(fd);

@@ -16,6 +16,7 @@
 #include "cld/bookmark.h"
 #include "cld/progress.h"
 #include "lib/buf.h"
+#include "lib/runfile.h"
 #include "lib/shardset.h"
 #include "lib/slurm.h"
 #include "lib/statfmt.h"
@@ -255,20 +256,14 @@ static void report_bookmark(const char *outdir_arg, const char *bpath, const mnw
                outdir_arg, word);
 }
 
-/* reads path whole into b: 0, or -1 with e set */
+/* reads path whole into b (a regular file only: never a FIFO, never a
+ * loop, lib/runfile.h): 0, or -1 with e set */
 static int slurp(const char *path, mnw_buf *b, mnw_err *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return mnw_err_set(e, "%s: %s", path, strerror(errno));
-    char tmp[65536];
-    size_t got;
-    while ((got = fread(tmp, 1, sizeof tmp, f)) > 0 && b->len <= MNW_PROGRESS_MAX_BYTES) mnw_buf_put(b, tmp, got);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) return mnw_err_set(e, "%s: read error", path);
+    if (mnw_runfile_slurp(path, MNW_PROGRESS_MAX_BYTES, b, e) == 0) return 0;
     if (b->len > MNW_PROGRESS_MAX_BYTES)
         return mnw_err_set(e, "%s: larger than %u MiB: not a progress file", path, MNW_PROGRESS_MAX_BYTES >> 20);
-    return 0;
+    return -1;
 }
 
 int mnw_status_main(int argc, char **argv)
@@ -312,12 +307,14 @@ int mnw_status_main(int argc, char **argv)
     size_t dl = strlen(outdir);
     char bpath0[8300];
     snprintf(bpath0, sizeof bpath0, "%s/%s", outdir, MNW_BOOKMARK_FILE);
-    if (mnw_shardset_present(outdir) && access(bpath0, F_OK) != 0) return mnw_status_shards(outdir, json);
+    if (mnw_shardset_present(outdir) && !mnw_runfile_present(bpath0)) return mnw_status_shards(outdir, json);
     while (dl > 1 && outdir[dl - 1] == '/') dl--;
     char ppath[8300], bpath[8300];
     snprintf(ppath, sizeof ppath, "%.*s/%s", (int)dl, outdir, MNW_PROGRESS_FILE);
     snprintf(bpath, sizeof bpath, "%.*s/%s", (int)dl, outdir, MNW_BOOKMARK_FILE);
-    int have_p = access(ppath, F_OK) == 0, have_b = access(bpath, F_OK) == 0;
+    /* present: anything there, a FIFO, a loop or a dangling link too (the
+     * reader then says what it is) */
+    int have_p = mnw_runfile_present(ppath), have_b = mnw_runfile_present(bpath);
 
     mnw_err e;
     mnw_buf text;
@@ -347,7 +344,7 @@ int mnw_status_main(int argc, char **argv)
     int b_ok = 0;
     char berr[MNW_ERR_MAX] = "";
     if (have_b) {
-        if (mnw_bookmark_read(bpath, &bm, &e) == 0) b_ok = 1;
+        if (mnw_runfile_check(bpath, &e) == 0 && mnw_bookmark_read(bpath, &bm, &e) == 0) b_ok = 1;
         else snprintf(berr, sizeof berr, "%s", e.msg);
     }
 

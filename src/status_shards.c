@@ -13,6 +13,7 @@
 #include "cld/progress.h"
 #include "lib/buf.h"
 #include "lib/json.h"
+#include "lib/runfile.h"
 #include "lib/shardset.h"
 #include "lib/slurm.h"
 #include "lib/statfmt.h"
@@ -52,10 +53,17 @@ static void look(const char *parent, const char *name, uint32_t index, uint32_t 
     mnw_err e;
     mnw_bookmark bm;
     mnw_bookmark_init(&bm);
+    /* the shard's directory: a FIFO, a file, a loop or a dangling link in
+     * its place is named, not taken for a shard not started */
+    if (mnw_runfile_dir(dir, &e) < 0) {
+        snprintf(r->err, sizeof r->err, "%s", e.msg);
+        snprintf(r->state, sizeof r->state, "damaged");
+        return;
+    }
     snprintf(path, sizeof path, "%s/%s", dir, MNW_BOOKMARK_FILE);
-    int have_b = access(path, F_OK) == 0, b_ok = 0;
+    int have_b = mnw_runfile_present(path), b_ok = 0;
     if (have_b) {
-        if (mnw_bookmark_read(path, &bm, &e)) {
+        if (mnw_runfile_check(path, &e) || mnw_bookmark_read(path, &bm, &e)) {
             snprintf(r->err, sizeof r->err, "%s", e.msg);
         } else {
             const char *v = mnw_bookmark_get(&bm, "shard");
@@ -76,7 +84,7 @@ static void look(const char *parent, const char *name, uint32_t index, uint32_t 
     snprintf(path, sizeof path, "%s/%s", dir, MNW_PROGRESS_FILE);
     mnw_progress p;
     memset(&p, 0, sizeof p);
-    if (!r->err[0] && access(path, F_OK) == 0) {
+    if (!r->err[0] && mnw_runfile_present(path)) {
         if (mnw_progress_read(path, &p, &e)) {
             snprintf(r->err, sizeof r->err, "%s", e.msg);
         } else {
@@ -112,11 +120,16 @@ static const char *merged_state(const char *parent, const char *name, char *err,
     char dir[4400], path[4500];
     snprintf(dir, sizeof dir, "%s/%s", parent, name);
     snprintf(path, sizeof path, "%s/%s", dir, MNW_BOOKMARK_FILE);
-    if (access(path, F_OK) == 0) {
+    mnw_err de;
+    if (mnw_runfile_dir(dir, &de) < 0) {
+        snprintf(err, cap, "%s", de.msg);
+        return "damaged";
+    }
+    if (mnw_runfile_present(path)) {
         mnw_bookmark bm;
         mnw_bookmark_init(&bm);
         mnw_err e;
-        int bad = mnw_bookmark_read(path, &bm, &e);
+        int bad = mnw_runfile_check(path, &e) || mnw_bookmark_read(path, &bm, &e);
         if (bad) snprintf(err, cap, "%s", e.msg);
         int done = !bad && bm.watermark == bm.pairs;
         mnw_bookmark_free(&bm);
@@ -254,7 +267,7 @@ static void print_view(const view *v)
     printf("  merged     %s/%s: %s\n", v->parent, s->merged,
            !strcmp(v->merged, "complete") ? "complete"
            : !strcmp(v->merged, "partial") ? "not complete (a merge is writing it, or one was stopped: the merge job starts again)"
-           : !strcmp(v->merged, "damaged") ? "its bookmark is damaged (the error is below)"
+           : !strcmp(v->merged, "damaged") ? "damaged (its bookmark or directory: the error is below)"
                                             : "not yet");
     if (s->array_job[0]) printf("  Slurm      shards: array job %s (tasks %s)%s%s\n", s->array_job, s->array_list,
                                 v->queue_known ? "" : "; queue not known: ", v->queue_known ? "" : v->queue_why);

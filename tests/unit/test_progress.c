@@ -10,7 +10,8 @@
  * final newline lost) reads back the same; unknown keys and another key
  * order are accepted; missing, mistyped and inconsistent values and a newer
  * version are refused naming file and line; the writer refuses what the
- * reader would refuse. mnw status: outputs on hand-made OUTDIRs (running
+ * reader would refuse; a FIFO, a directory, a link loop and a dangling link
+ * in its place are refused, named, without blocking. mnw status: outputs on hand-made OUTDIRs (running
  * here, killed, hung, on another host, stopped, failed, done, bookmark
  * only, nothing, damaged files) and its command line.
  * MNW_STATUS_SHOW=1 prints each status output as "# " lines. */
@@ -470,6 +471,25 @@ static void progress_file(void)
     unlink(path);
     T_OK(mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, path) && strstr(e.msg, "No such file"),
          "a missing file: %s", e.msg);
+    /* what stands in its place is named, never waited on (a FIFO with no
+     * writer would block an open for reading: the alarm ends the test) */
+    alarm(10);
+    T_OK(mkfifo(path, 0644) == 0 && mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, path) &&
+             strstr(e.msg, "is not a regular file (a FIFO)"),
+         "a FIFO: %s", e.msg);
+    unlink(path);
+    T_OK(mkdir(path, 0755) == 0 && mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, "(a directory)"),
+         "a directory: %s", e.msg);
+    rmdir(path);
+    T_OK(symlink("progress.json", path) == 0 && mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, path) &&
+             strstr(e.msg, "a symbolic link loop"),
+         "a link to itself: %s", e.msg);
+    unlink(path);
+    T_OK(symlink("nowhere", path) == 0 && mnw_progress_read(path, &r, &e) != 0 && strstr(e.msg, path) &&
+             strstr(e.msg, "a dangling symbolic link"),
+         "a dangling link: %s", e.msg);
+    unlink(path);
+    alarm(0);
     mnw_progress_free(&p);
 }
 

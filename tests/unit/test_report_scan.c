@@ -12,7 +12,10 @@
  * progress) counts the members before it. Errors name the file and where:
  * a file shorter than the bookmark says, a cut inside a member, a damaged
  * member (with 1 and 4 threads), a member that ends inside a line, a line
- * that is not one of pairs.tsv, data that is not gzip.
+ * that is not one of pairs.tsv, data that is not gzip. Text the page
+ * shows (ids, hosts, paths) goes through mnw_svg_escape: valid UTF-8 out of
+ * any bytes, one U+FFFD per maximal bad subpart (as Python's and the
+ * WHATWG decoder's "replace"), valid sequences of 2 to 4 bytes kept.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 
 #include "lib/buf.h"
 #include "lib/gzmember.h"
+#include "lib/svg.h"
 #include "src/report_scan.h"
 #include "tests/tap.h"
 
@@ -205,6 +209,37 @@ static long file_size(void)
     return n;
 }
 
+/* mnw_svg_escape(in) == want (the text the page gets) */
+static void check_escape(const char *what, const char *in, const char *want)
+{
+    mnw_buf b;
+    mnw_buf_init(&b);
+    mnw_svg_escape(&b, in);
+    mnw_buf_putc(&b, '\0');
+    T_OK(!strcmp(b.p, want), "escape: %s", what);
+    mnw_buf_free(&b);
+}
+
+static void escapes(void)
+{
+#define R "\xef\xbf\xbd" /* U+FFFD */
+    check_escape("ASCII and the five XML characters", "a<b>&\"c'", "a&lt;b&gt;&amp;&quot;c&#39;");
+    check_escape("control characters but tab and newline dropped, DEL too", "a\x01\tb\x7f\n", "a\tb\n");
+    check_escape("valid 2, 3 and 4 byte forms kept (é € 😀, U+10FFFF)", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf",
+                 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf");
+    check_escape("0x80 alone (a lone continuation byte)", "a\x80" "b", "a" R "b");
+    check_escape("0xff and 0xfe", "\xff\xfex", R R "x");
+    check_escape("overlong '/' (c0 af) and overlong NUL (c0 80)", "\xc0\xaf\xc0\x80", R R R R);
+    check_escape("overlong 3-byte (e0 80 af)", "\xe0\x80\xaf", R R R);
+    check_escape("a surrogate (ed a0 80)", "\xed\xa0\x80", R R R);
+    check_escape("past U+10FFFF (f4 90 80 80)", "\xf4\x90\x80\x80", R R R R);
+    check_escape("a 3-byte sequence cut before a letter: one U+FFFD", "\xe2\x82x", R "x");
+    check_escape("a 3-byte sequence cut at the end", "ab\xe2\x82", "ab" R);
+    check_escape("a 4-byte sequence cut after 3 bytes, then <", "\xf0\x9f\x98<", R "&lt;");
+    check_escape("two continuation bytes in a row", "\x80\xbf", R R);
+#undef R
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/test_report_scan.%d.tsv.gz", (int)getpid());
@@ -288,5 +323,6 @@ int main(void)
     check_error("not gzip", (uint64_t)file_size(), 1, "not gzip data");
     unlink(path);
     free(pairs);
+    escapes();
     return t_exit();
 }
