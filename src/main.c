@@ -339,11 +339,8 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     } else if (mnw_outdir_check(o->outdir, o->force, e)) {
         char bm[4200];
         snprintf(bm, sizeof bm, "%s/%s", o->outdir, MNW_BOOKMARK_FILE);
-        if (!o->force && !access(bm, F_OK)) {
-            size_t l = strlen(e->msg);
-            snprintf(e->msg + l, sizeof e->msg - l, "; it holds a run (%s): continue it with mnw --resume %s",
-                     MNW_BOOKMARK_FILE, o->outdir);
-        }
+        if (!o->force && !access(bm, F_OK))
+            mnw_err_add(e, "; it holds a run (%s): continue it with mnw --resume %s", MNW_BOOKMARK_FILE, o->outdir);
         return -1;
     }
     *t_read = mnw_now();
@@ -360,8 +357,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     }
     if (fr) {
         if (rs->resumed && access(o->input, F_OK))
-            snprintf(e->msg + strlen(e->msg), sizeof e->msg - strlen(e->msg),
-                     " (the input of the run in %s; give its new place with -i)", o->outdir);
+            mnw_err_add(e, " (the input of the run in %s; give its new place with -i)", o->outdir);
         return -1;
     }
     *t_read = mnw_now() - *t_read;
@@ -552,9 +548,7 @@ static int choose_writers(rank0_run *R, mnw_err *e)
             return -1;
         }
         if (mnw_nldout_join(&R->nout, o->outdir, R->w.enabled, base, e)) { /* every rank knows: no abort */
-            size_t l = strlen(e->msg);
-            snprintf(e->msg + l, sizeof e->msg - l, "; nothing was aligned (continue with: mnw --resume %s "
-                     "--output-via rank0)", o->outdir);
+            mnw_err_add(e, "; nothing was aligned (continue with: mnw --resume %s --output-via rank0)", o->outdir);
             mnw_cld_free(&R->cld);
             return -2;
         }
