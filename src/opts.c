@@ -458,6 +458,13 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
                               "neither (add dist or dist-plain to --outputs, or leave --cutoff out)",
                            o->cutoff, mnw_outsel_format(out, buf, sizeof buf));
     }
+    if (o->cigar && !mnw_outsel_has(out, MNW_OUT_PAIRS) && !mnw_outsel_has(out, MNW_OUT_PAF)) {
+        char buf[128];
+        return mnw_err_set(e, "--cigar: it adds each alignment's CIGAR to pairs.tsv.gz, and --outputs %s writes no "
+                              "output that holds a CIGAR (add pairs to --outputs, or paf: alignments.paf.gz holds "
+                              "the CIGAR always; or leave --cigar out)",
+                           mnw_outsel_format(out, buf, sizeof buf));
+    }
     if (mnw_opts_check_counts(o, e)) return -1;
     return mnw_scoring_check(&o->sc, e);
 }
