@@ -349,21 +349,64 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     return 0;
 }
 
+/* One config file being read: the settings, and the keys seen so far with
+ * their section and line (a key may be given once per section). */
+typedef struct {
+    mnw_opts *o;
+    struct cfg_seen {
+        char *section; /* NULL at the top */
+        char *key;
+        char *where;   /* "FILE:LINE" */
+    } *seen;
+    size_t nseen;
+} cfg_read;
+
+/* The line of "FILE:LINE". */
+static const char *where_line(const char *where)
+{
+    const char *c = strrchr(where, ':');
+    return c ? c + 1 : where;
+}
+
 /* One setting of a config file (config.h): the keys are the long options;
- * a [host GLOB] section holds per-node rules. */
+ * a [host GLOB] section holds per-node rules. A key given a second time in
+ * one section (the top, or [host GLOB] sections of the same GLOB) is
+ * refused, naming both lines: the file would say two things and one would
+ * be dropped silently. `host` rules may repeat (like --host). */
 static int config_setting(void *ctx, const char *section, const char *key, const char *val, const char *where,
                           mnw_err *e)
 {
-    mnw_opts *o = ctx;
+    cfg_read *cr = ctx;
+    mnw_opts *o = cr->o;
     if (mnw_opts_takes_value(key) < 0)
         return mnw_err_set(e, "%s: unknown key '%s' (keys are the long options of mnw --help)", where, key);
     if (!strcmp(key, "config")) return mnw_err_set(e, "%s: a config file cannot include another", where);
+    if (strcmp(key, "host")) {
+        for (size_t k = 0; k < cr->nseen; k++) {
+            const struct cfg_seen *s = &cr->seen[k];
+            if (strcmp(s->key, key) || (!s->section != !section) || (section && strcmp(s->section, section))) continue;
+            return mnw_err_set(e, "%s: '%s' given a second time%s%s%s (first at line %s): keep one of them", where,
+                               key, section ? " for [host " : "", section ? section : "", section ? "]" : "",
+                               where_line(s->where));
+        }
+        cr->seen = mnw_xrealloc(cr->seen, (cr->nseen + 1) * sizeof *cr->seen);
+        cr->seen[cr->nseen++] =
+            (struct cfg_seen){section ? mnw_xstrdup(section) : NULL, mnw_xstrdup(key), mnw_xstrdup(where)};
+    }
     return section ? mnw_opts_add_host_rule(o, section, key, val, where, e) : mnw_opts_set(o, key, val, where, e);
 }
 
 int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e)
 {
-    return mnw_config_parse(path, config_setting, o, e);
+    cfg_read cr = {o, NULL, 0};
+    int rc = mnw_config_parse(path, config_setting, &cr, e);
+    for (size_t k = 0; k < cr.nseen; k++) {
+        free(cr.seen[k].section);
+        free(cr.seen[k].key);
+        free(cr.seen[k].where);
+    }
+    free(cr.seen);
+    return rc;
 }
 
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
