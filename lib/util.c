@@ -226,9 +226,8 @@ static const char *as_limit(char *buf, size_t n)
     struct rlimit rl;
     buf[0] = 0;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        char g[32];
-        snprintf(buf, n, "; this process may use at most %.1f MiB of address space (ulimit -v %s)",
-                 (double)rl.rlim_cur / 1048576.0, grouped((unsigned long long)(rl.rlim_cur / 1024), g));
+        snprintf(buf, n, "; this process may use at most %.1f MiB of address space (ulimit -v %llu)",
+                 (double)rl.rlim_cur / 1048576.0, (unsigned long long)(rl.rlim_cur / 1024));
     }
     return buf;
 }
@@ -268,8 +267,8 @@ int mnw_err_thread(mnw_err *e, const char *what, int rc)
 {
     if (rc != EAGAIN) return mnw_err_set(e, "cannot start %s: %s", what, strerror(rc));
     char lim[160], adv[1600];
-    return mnw_err_set(e, "out of memory: cannot start %s (EAGAIN: no memory for its stack, or the limit of "
-                          "processes, ulimit -u, reached%s). %s",
+    return mnw_err_set(e, "out of memory: cannot start %s (pthread_create: EAGAIN, no memory for its stack, or the "
+                          "limit of processes, ulimit -u, reached)%s. %s",
                        what, as_limit(lim, sizeof lim), oom_advice(adv, sizeof adv));
 }
 

@@ -328,6 +328,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         if (r) return r;
         if (mnw_opts_check_counts(o, e)) return -1; /* the resumed job's outputs are known now */
         mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
+        mnw_oom_set_state(MNW_OOM_RESUME, o->outdir); /* out of memory from here: resume */
         /* before anything is written (the log included) */
         mnw_outspec spec;
         memset(&spec, 0, sizeof spec);
@@ -529,6 +530,7 @@ static int open_cld(rank0_run *R, uint64_t window, mnw_err *e)
         return -1;
     }
     mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
+    mnw_oom_set_state(MNW_OOM_RESUME, o->outdir); /* out of memory from here: resume */
     return 0;
 }
 
@@ -796,6 +798,7 @@ static int broadcast_job(mnw_opts *o, run_state *S, int *done)
         }
     } else {
         mnw_sig_bookmark_state(MNW_SIG_BM_RANK0);
+        mnw_oom_set_state(MNW_OOM_RANK, NULL);
         jobset_from_opts(o, &S->jset);
     }
     if (size > 1) CHECK_MPI(MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD));

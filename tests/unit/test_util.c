@@ -158,7 +158,7 @@ static void err_cases(void)
 
     mnw_oom_set_state(MNW_OOM_START, NULL);
     mnw_err_thread(&e, "the trace-back thread", EAGAIN);
-    T_OK(starts_with(e.msg, "out of memory: cannot start the trace-back thread (EAGAIN") &&
+    T_OK(starts_with(e.msg, "out of memory: cannot start the trace-back thread (pthread_create: EAGAIN") &&
              strstr(e.msg, "fewer --threads") && strstr(e.msg, "start it again"),
          "mnw_err_thread EAGAIN before a bookmark: %s", e.msg);
     mnw_oom_set_state(MNW_OOM_RESUME, "/runs/r1");
