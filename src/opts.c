@@ -463,18 +463,21 @@ static int path_ok(const char *opt, const char *path, mnw_err *e)
     if (!path) return 0;
     for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
         if (*c >= 0x20 && *c != 0x7f) continue;
-        char shown[600];
+        const size_t cap = 4 * strlen(path) + 1; /* the whole path, escaped: a long one is shortened in the message */
+        char *shown = mnw_xmalloc(cap);
         size_t n = 0;
-        for (const unsigned char *d = (const unsigned char *)path; *d && n + 5 < sizeof shown; d++) {
-            if (*d == '\n') n += (size_t)snprintf(shown + n, sizeof shown - n, "\\n");
-            else if (*d == '\t') n += (size_t)snprintf(shown + n, sizeof shown - n, "\\t");
-            else if (*d < 0x20 || *d == 0x7f) n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *d);
+        for (const unsigned char *d = (const unsigned char *)path; *d; d++) {
+            if (*d == '\n') n += (size_t)snprintf(shown + n, cap - n, "\\n");
+            else if (*d == '\t') n += (size_t)snprintf(shown + n, cap - n, "\\t");
+            else if (*d < 0x20 || *d == 0x7f) n += (size_t)snprintf(shown + n, cap - n, "\\x%02x", *d);
             else shown[n++] = (char)*d;
         }
         shown[n] = 0;
-        return mnw_err_set(e, "%s '%s': the path holds a control character (byte 0x%02x at position %zu); mnw "
-                              "refuses such paths: rename the file or directory",
-                           opt, shown, *c, (size_t)(c - (const unsigned char *)path) + 1);
+        mnw_err_set(e, "%s '%s': the path holds a control character (byte 0x%02x at position %zu); mnw refuses such "
+                       "paths: rename the file or directory",
+                    opt, shown, *c, (size_t)(c - (const unsigned char *)path) + 1);
+        free(shown);
+        return -1;
     }
     return 0;
 }
