@@ -238,8 +238,9 @@ static const char *oom_advice(char *buf, size_t n)
     const int st = oom_state;
     const char *then = st == MNW_OOM_RESUME ? "then continue the run with: mnw --resume "
                        : st == MNW_OOM_RANK ? "then continue the job with mnw --resume OUTDIR (rank 0 keeps its bookmark)"
-                                            : "then start it again (no bookmark was written yet; add --force if the "
-                                              "output directory was created)";
+                       : st == MNW_OOM_START ? "then start it again (no bookmark was written yet; add --force if the "
+                                               "output directory was created)"
+                                             : "then run the command again";
     snprintf(buf, n,
              "What to do: give mnw more memory (raise ulimit -v, or ask the batch system for more), or use fewer "
              "--threads, a smaller --worklist-size or --prefetch; %s%s%s",

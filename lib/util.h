@@ -77,12 +77,13 @@ char *mnw_xstrdup_at(const char *s, const char *file, int line) MNW_ALLOC __attr
 void mnw_oom(size_t n, const char *file, int line) __attribute__((noreturn));
 
 /* What the out-of-memory messages (mnw_oom, mnw_err_thread) tell a person to
- * do next: MNW_OOM_START (the default: no bookmark yet: start again),
- * MNW_OOM_RESUME (the run in outdir has a bookmark: mnw --resume OUTDIR),
- * MNW_OOM_RANK (another rank than 0: rank 0 keeps the bookmark). outdir is
- * copied (may be NULL). Called by main's thread, before the threads that
- * may fail start, or between runs. */
-enum { MNW_OOM_START = 0, MNW_OOM_RESUME = 1, MNW_OOM_RANK = 2 };
+ * do next: MNW_OOM_AGAIN (the default: run the command again), MNW_OOM_START
+ * (a run before its first bookmark: start it again, with --force if OUTDIR
+ * was created), MNW_OOM_RESUME (the run in outdir has a bookmark: mnw
+ * --resume OUTDIR), MNW_OOM_RANK (another rank than 0: rank 0 keeps the
+ * bookmark). outdir is copied (may be NULL). Called by main's thread,
+ * before the threads that may fail start, or between runs. */
+enum { MNW_OOM_AGAIN = 0, MNW_OOM_START = 1, MNW_OOM_RESUME = 2, MNW_OOM_RANK = 3 };
 void mnw_oom_set_state(int state, const char *outdir);
 
 /* A thread could not start (rc: pthread_create's error number; what names

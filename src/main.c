@@ -999,6 +999,7 @@ int main(int argc, char **argv)
     } else {
         if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
         mnw_sig_install();
+        mnw_oom_set_state(MNW_OOM_START, NULL); /* a run, before its first bookmark */
         if (mnw_topo_load(&topo, &e)) LOG_WARN("hwloc: %s; workers will not be bound", e.msg);
         else topo_ok = 1;
         rc = run(&o);

@@ -11,7 +11,8 @@
  *     mnw_err_add appends and fits the whole;
  *   - mnw_vfmt_fit past its stack buffer (a 20,000-byte path);
  *   - mnw_err_thread: EAGAIN is said as out of memory with what to do (the
- *     state of mnw_oom_set_state: start again, or mnw --resume OUTDIR), other
+ *     state of mnw_oom_set_state: run again, start again, or mnw --resume
+ *     OUTDIR), other
  *     errors as they are. */
 #include <errno.h>
 #include <stdlib.h>
@@ -156,6 +157,8 @@ static void err_cases(void)
          "mnw_fmt_fit: a 20,000-byte path (past the stack buffer)");
     free(huge);
 
+    mnw_err_thread(&e, "a thread", EAGAIN);
+    T_OK(ends_with(e.msg, "then run the command again"), "mnw_err_thread EAGAIN, no run: run the command again");
     mnw_oom_set_state(MNW_OOM_START, NULL);
     mnw_err_thread(&e, "the trace-back thread", EAGAIN);
     T_OK(starts_with(e.msg, "out of memory: cannot start the trace-back thread (pthread_create: EAGAIN") &&
@@ -168,7 +171,7 @@ static void err_cases(void)
          "mnw_err_thread EAGAIN with a bookmark: mnw --resume OUTDIR");
     mnw_err_thread(&e, "the GPU thread", EPERM);
     T_OK(!strcmp(e.msg, "cannot start the GPU thread: Operation not permitted"), "another error as it is: %s", e.msg);
-    mnw_oom_set_state(MNW_OOM_START, NULL);
+    mnw_oom_set_state(MNW_OOM_AGAIN, NULL);
 }
 
 int main(void)
