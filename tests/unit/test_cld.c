@@ -165,6 +165,15 @@ int main(void)
             T_OK(rc == 0, "config: the same key in other sections, host = twice: accepted (%s)", rc ? e.msg : "ok");
         mnw_opts_free(&o);
     }
+    /* a host pattern too long for the reader: said so (it said "needs a host name pattern") */
+    cf = fopen(conf, "w");
+    fprintf(cf, "[host %0600d]\nthreads = 1\n", 7);
+    fclose(cf);
+    mnw_opts_init(&o);
+    char want[256];
+    snprintf(want, sizeof want, "%s:1: [host GLOB]: a host name pattern of 600 bytes (at most 511)", conf);
+    T_OK(mnw_opts_read_config(&o, conf, &e) == -1 && !strcmp(e.msg, want), "a 600-byte host pattern: \"%s\"", e.msg);
+    mnw_opts_free(&o);
     unlink(conf);
     return t_exit();
 }
