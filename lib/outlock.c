@@ -31,9 +31,10 @@ static int open_lock(const char *dir, int create, mnw_err *e)
     int fd = mnw_open_regular(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW, 0644, &sb, e);
     if (fd == -2) fd = mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, mnw_file_kind(sb.st_mode));
     else if (fd < 0) {
-        if ((errno == ENOENT || errno == ENOTDIR) && !create) fd = -2; /* no OUTDIR, or not a directory: checked later */
+        if ((errno == ENOENT || errno == ENOTDIR) && !create) fd = -2; /* no OUTDIR or not a directory: checked later */
         else if (errno == ELOOP)
-            fd = mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)", path);
+            fd = mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)",
+                             path);
         else fd = mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(errno));
     }
     free(path);

@@ -237,7 +237,8 @@ static const char *oom_advice(char *buf, size_t n)
 {
     const int st = oom_state;
     const char *then = st == MNW_OOM_RESUME ? "then continue the run with: mnw --resume "
-                       : st == MNW_OOM_RANK ? "then continue the job with mnw --resume OUTDIR (rank 0 keeps its bookmark)"
+                       : st == MNW_OOM_RANK ? "then continue the job with mnw --resume OUTDIR (rank 0 keeps its "
+                                              "bookmark)"
                        : st == MNW_OOM_START ? "then start it again (no bookmark was written yet; add --force if the "
                                                "output directory was created)"
                                              : "then run the command again";
@@ -257,7 +258,9 @@ static const char *oom_advice(char *buf, size_t n)
 void mnw_oom(size_t n, const char *file, int line)
 {
     char msg[3072], lim[160], adv[1600], g[32];
-    int len = snprintf(msg, sizeof msg, "mnw: out of memory: could not get %s more bytes (%.1f MiB)%s. %s. (Where: %s:%d, for a bug report.)\n",
+    int len = snprintf(msg, sizeof msg,
+                       "mnw: out of memory: could not get %s more bytes (%.1f MiB)%s. %s. (Where: %s:%d, for a bug "
+                       "report.)\n",
                        grouped((unsigned long long)n, g), (double)n / 1048576.0, as_limit(lim, sizeof lim),
                        oom_advice(adv, sizeof adv), file, line);
     if (len > 0) (void)!write(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
