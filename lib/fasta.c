@@ -39,7 +39,7 @@
 
 static const unsigned char BOM[3] = {0xEF, 0xBB, 0xBF};
 
-enum { ST_LINE, ST_PRE, ST_ID, ST_HDR, ST_SEQ, ST_TRAIL };
+enum { ST_LINE, ST_PRE, ST_ID, ST_HDR, ST_HCR, ST_SEQ, ST_TRAIL };
 
 typedef struct {
     const char *path;
@@ -56,7 +56,7 @@ typedef struct {
     uint8_t *seq;             /* MNW_MAX_SEQ_LEN codes */
     size_t seq_len;
     size_t bom;               /* text bytes matched against the UTF-8 BOM, 0..2; 3: decided */
-    size_t ws_col;            /* first of a run of blanks in a sequence line */
+    size_t ws_col;            /* first of a run of blanks in a sequence line; a CR's in a header */
     unsigned char ws_char;
     size_t *lines;            /* header line of record base + i */
     size_t lines_cap;
@@ -143,12 +143,15 @@ static const char *show_byte(unsigned char c, char *buf)
     return buf;
 }
 
+/* After a lone CR's message: what it most likely is. */
+#define LONE_CR_HINT " (a CR not at a line end: old Mac line ends? mnw reads LF or CRLF line ends)"
+
 static int bad_char(rd *r, unsigned char c, size_t col)
 {
     char cb[8], ib[SHOW_ID + 4];
     return fail(r, r->line, "invalid character '%s' at column %zu in sequence '%s'%s",
                 show_byte(c, cb), col, show_id(r, ib),
-                c == '-' || c == '.' ? " (mnw takes unaligned sequences)" : "");
+                c == '-' || c == '.' ? " (mnw takes unaligned sequences)" : c == '\r' ? LONE_CR_HINT : "");
 }
 
 /* A header's id is complete: check it, open its record. */
@@ -277,9 +280,18 @@ static int parse(rd *r, const unsigned char *p, const unsigned char *end)
             }
             break;
 
-        case ST_HDR: { /* the rest of a header line is ignored */
+        case ST_HDR: { /* the rest of a header line is ignored, but for a CR */
             const unsigned char *q = memchr(p, '\n', (size_t)(end - p));
-            if (!q) {
+            const unsigned char *lim = q ? q : end;
+            const unsigned char *cr = memchr(p, '\r', (size_t)(lim - p));
+            if (cr) { /* blanks only may follow it on this line (CRLF) */
+                col += (size_t)(cr - p);
+                r->ws_col = col;
+                p = cr + 1;
+                col++;
+                r->state = ST_HCR;
+            } else if (!q) {
+                col += (size_t)(end - p);
                 p = end;
             } else {
                 p = q + 1;
@@ -288,6 +300,12 @@ static int parse(rd *r, const unsigned char *p, const unsigned char *end)
             }
             break;
         }
+
+        case ST_HCR: /* after a CR in a header: only blanks up to the line end */
+            if (rest_blank(r, &p, end, &col))
+                return fail(r, r->line, "invalid character '\\x0D' at column %zu in the header" LONE_CR_HINT,
+                            r->ws_col);
+            break;
 
         case ST_SEQ: {
             size_t room = MNW_MAX_SEQ_LEN - r->seq_len;

@@ -57,10 +57,10 @@ static const char *lvl_name[] = {"ERROR", "WARN", "INFO", "DEBUG"};
 
 void mnw_log(int level, const char *fmt, ...)
 {
-    char msg[2048];
+    char msg[2048]; /* a longer message is fitted: long paths shortened in the middle, its end whole */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    mnw_vfmt_fit(msg, sizeof msg, fmt, ap);
     va_end(ap);
     time_t now = time(NULL);
     struct tm tm;

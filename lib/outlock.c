@@ -24,16 +24,20 @@ typedef struct {
  * directory or a device there is an error, never followed or waited on. */
 static int open_lock(const char *dir, int create, mnw_err *e)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, MNW_LOCK_FILE);
+    const size_t n = strlen(dir) + sizeof MNW_LOCK_FILE + 1;
+    char *path = mnw_xmalloc(n); /* whole, however long dir is (a message names it) */
+    snprintf(path, n, "%s/%s", dir, MNW_LOCK_FILE);
     struct stat sb;
     int fd = mnw_open_regular(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW, 0644, &sb, e);
-    if (fd == -2) return mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, mnw_file_kind(sb.st_mode));
-    if (fd < 0) {
-        if ((errno == ENOENT || errno == ENOTDIR) && !create) return -2; /* no OUTDIR, or not a directory: checked later */
-        if (errno == ELOOP) return mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)", path);
-        return mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(errno));
+    if (fd == -2) fd = mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, mnw_file_kind(sb.st_mode));
+    else if (fd < 0) {
+        if ((errno == ENOENT || errno == ENOTDIR) && !create) fd = -2; /* no OUTDIR or not a directory: checked later */
+        else if (errno == ELOOP)
+            fd = mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)",
+                             path);
+        else fd = mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(errno));
     }
+    free(path);
     return fd;
 }
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdarg.h>
+
 #define MNW_ERR_MAX 1024
 
 /* An error message, "FILE:LINE: reason" for input errors. */
@@ -21,9 +23,30 @@ typedef struct {
     char msg[MNW_ERR_MAX];
 } mnw_err;
 
-/* printf-style: sets e->msg (e may be NULL). Always returns -1. */
+/* printf-style: sets e->msg (e may be NULL). Always returns -1. The text
+ * is fitted as mnw_fit_text does (a long path is shortened in its middle,
+ * the reason stays whole); an argument may be e->msg itself. */
 int mnw_err_set(mnw_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* printf-style: appends to e->msg (e may be NULL), fitting the whole as
+ * mnw_err_set does. Always returns -1. */
+int mnw_err_add(mnw_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Text of len bytes (src[0, len), need not be NUL-ended) into dst, n >= 64
+ * bytes, NUL-ended; returns the length written. When it is longer than
+ * n - 1, the longest words (runs of bytes without a blank: paths) are
+ * shortened in their middle to one length, each to at least 40 bytes, and
+ * marked "..." ("/data/run/pre...end/of/the/file.fa:12:"), keeping a third
+ * of the kept bytes before the cut and two thirds after it (the file name);
+ * only if that is not enough, the text is cut in its middle too. So a
+ * message's end (its reason) always survives. A cut never splits a UTF-8
+ * character. dst and src must not overlap. Reentrant. */
+size_t mnw_fit_text(char *dst, size_t n, const char *src, size_t len);
+/* vsnprintf into buf (n >= 64 bytes), fitted by mnw_fit_text; an argument
+ * may be buf itself. Returns buf. Reentrant. */
+char *mnw_vfmt_fit(char *buf, size_t n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+char *mnw_fmt_fit(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #define MNW_ALLOC __attribute__((returns_nonnull, warn_unused_result))
 /* On every function that reports a failure through an mnw_err (its return
@@ -45,10 +68,29 @@ char *mnw_xstrdup_at(const char *s, const char *file, int line) MNW_ALLOC __attr
 #define mnw_xrealloc(p, n) mnw_xrealloc_at((p), (n), __FILE__, __LINE__)
 #define mnw_xstrdup(s) mnw_xstrdup_at((s), __FILE__, __LINE__)
 
-/* Out of memory (n bytes asked for at file:line): the message of util.c
- * and exit status 1 at once; for allocations that do not go through
- * mnw_xmalloc. */
+/* Out of memory (n bytes asked for at file:line): one message for a person
+ * (what happened, the address-space limit when one is set, what to do: more
+ * memory or fewer threads, then resume or start again, as
+ * mnw_oom_set_state says; the source place last, for a bug report) and exit
+ * status 1 at once; for allocations that do not go through mnw_xmalloc.
+ * Async-signal-safe apart from its caller's state. */
 void mnw_oom(size_t n, const char *file, int line) __attribute__((noreturn));
+
+/* What the out-of-memory messages (mnw_oom, mnw_err_thread) tell a person to
+ * do next: MNW_OOM_AGAIN (the default: run the command again), MNW_OOM_START
+ * (a run before its first bookmark: start it again, with --force if OUTDIR
+ * was created), MNW_OOM_RESUME (the run in outdir has a bookmark: mnw
+ * --resume OUTDIR), MNW_OOM_RANK (another rank than 0: rank 0 keeps the
+ * bookmark). outdir is copied (may be NULL). Called by main's thread,
+ * before the threads that may fail start, or between runs. */
+enum { MNW_OOM_AGAIN = 0, MNW_OOM_START = 1, MNW_OOM_RESUME = 2, MNW_OOM_RANK = 3 };
+void mnw_oom_set_state(int state, const char *outdir);
+
+/* A thread could not start (rc: pthread_create's error number; what names
+ * the thread, "the trace-back thread"): EAGAIN is said as out of memory
+ * (no room for its stack, or the limit of processes, ulimit -u), with the
+ * advice of mnw_oom; other errors as they are. Always returns -1. */
+int mnw_err_thread(mnw_err *e, const char *what, int rc);
 
 /* n bytes aligned to `align` (a power of 2; n is rounded up to a multiple
  * of it, as aligned_alloc wants), or the out-of-memory exit naming

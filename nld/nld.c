@@ -165,12 +165,15 @@ typedef struct {
     size_t target; /* lists kept queued: one per worker + prefetch + the GPUs' */
     nld_gpu *gpu;
     pthread_t *th;
+    int nth; /* worker threads started */
     worker_arg *args;
     uint64_t inflight;
 } nld_node;
 
 /* Step 1: the queues, the trace-back thread, the GPU dispatcher thread and
- * the CPU workers. 0, or -1 with e set (nothing left running). */
+ * the CPU workers. 0; -1 with e set (nothing left running); or -2 with e
+ * set when a worker could not start (out of memory: EAGAIN): the node is
+ * stopped, and close_node joins the threads that did start. */
 static int open_node(nld_node *n, const mnw_nld_cfg *cfg, mnw_err *e)
 {
     memset(n, 0, sizeof *n);
@@ -192,7 +195,17 @@ static int open_node(nld_node *n, const mnw_nld_cfg *cfg, mnw_err *e)
     n->args = mnw_xcalloc((size_t)cfg->workers, sizeof *n->args);
     for (int k = 0; k < cfg->workers; k++) {
         n->args[k] = (worker_arg){st, k, NULL};
-        CHECK_PT(pthread_create(&n->th[k], NULL, worker_main, &n->args[k]));
+        int rc = pthread_create(&n->th[k], NULL, worker_main, &n->args[k]);
+        if (rc) {
+            char what[64];
+            snprintf(what, sizeof what, "CPU worker %d of %d", k + 1, cfg->workers);
+            mnw_err_thread(e, what, rc);
+            CHECK_PT(pthread_mutex_lock(&st->mu));
+            mnw_nld_stop_locked(st);
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            return -2;
+        }
+        n->nth = k + 1;
     }
     return 0;
 }
@@ -305,7 +318,7 @@ static int close_node(nld_node *n, mnw_nld_link *link, int rc, mnw_err *e)
 {
     nld_state *st = &n->st;
     if (n->gpu) mnw_nld_gpu_join(n->gpu); /* after an error it stops on st->stop */
-    for (int k = 0; k < st->cfg->workers; k++) CHECK_PT(pthread_join(n->th[k], NULL));
+    for (int k = 0; k < n->nth; k++) CHECK_PT(pthread_join(n->th[k], NULL));
     mnw_tb_stop(st->tb, NULL); /* every submitted list delivered (or discarded after an abort) */
     if (st->abandon) rc = MNW_NLD_DROPPED; /* the errors of cut lists are not errors */
     else if (!rc && st->werr_set) {
@@ -322,7 +335,9 @@ static int close_node(nld_node *n, mnw_nld_link *link, int rc, mnw_err *e)
 int mnw_nld_run(const mnw_nld_cfg *cfg, mnw_nld_link *link, mnw_err *e)
 {
     nld_node n;
-    if (open_node(&n, cfg, e)) return -1;
-    int rc = comm_loop(&n, link, e);
+    int rc = open_node(&n, cfg, e);
+    if (rc == -1) return -1;
+    if (rc == 0) rc = comm_loop(&n, link, e);
+    else rc = -1; /* a worker did not start: the node is stopped, e says why */
     return close_node(&n, link, rc, e);
 }

@@ -46,13 +46,14 @@ int mnw_config_parse(const char *path, mnw_config_fn fn, void *ctx, mnw_err *e)
     char line[LINE_MAX_BYTES + 1];
     int ln = 0, rc = 0;
     char section[512] = ""; /* host glob of the current section, "" outside */
+    const size_t where_n = strlen(path) + 16;
+    char *where = mnw_xmalloc(where_n); /* "FILE:LINE", whole however long FILE is */
     for (;;) {
         size_t col = 0;
         int got = read_line(f, line, &col);
         if (got == LN_EOF) break;
         ln++;
-        char where[600];
-        snprintf(where, sizeof where, "%s:%d", path, ln);
+        snprintf(where, where_n, "%s:%d", path, ln);
         if (got == LN_LONG) {
             rc = mnw_err_set(e, "%s: line too long", where);
             break;
@@ -76,8 +77,13 @@ int mnw_config_parse(const char *path, mnw_config_fn fn, void *ctx, mnw_err *e)
             }
             s[L - 1] = 0;
             char *pat = trim(inner + 5);
-            if (!*pat || strlen(pat) >= sizeof section) {
+            if (!*pat) {
                 rc = mnw_err_set(e, "%s: [host GLOB] needs a host name pattern", where);
+                break;
+            }
+            if (strlen(pat) >= sizeof section) {
+                rc = mnw_err_set(e, "%s: [host GLOB]: a host name pattern of %zu bytes (at most %zu)", where,
+                                 strlen(pat), sizeof section - 1);
                 break;
             }
             snprintf(section, sizeof section, "%s", pat);
@@ -96,6 +102,7 @@ int mnw_config_parse(const char *path, mnw_config_fn fn, void *ctx, mnw_err *e)
         }
     }
     if (!rc && ferror(f)) rc = mnw_err_set(e, "%s: read error", path);
+    free(where);
     fclose(f);
     return rc;
 }

@@ -328,6 +328,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         if (r) return r;
         if (mnw_opts_check_counts(o, e)) return -1; /* the resumed job's outputs are known now */
         mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
+        mnw_oom_set_state(MNW_OOM_RESUME, o->outdir); /* out of memory from here: resume */
         /* before anything is written (the log included) */
         mnw_outspec spec;
         memset(&spec, 0, sizeof spec);
@@ -339,11 +340,8 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     } else if (mnw_outdir_check(o->outdir, o->force, e)) {
         char bm[4200];
         snprintf(bm, sizeof bm, "%s/%s", o->outdir, MNW_BOOKMARK_FILE);
-        if (!o->force && !access(bm, F_OK)) {
-            size_t l = strlen(e->msg);
-            snprintf(e->msg + l, sizeof e->msg - l, "; it holds a run (%s): continue it with mnw --resume %s",
-                     MNW_BOOKMARK_FILE, o->outdir);
-        }
+        if (!o->force && !access(bm, F_OK))
+            mnw_err_add(e, "; it holds a run (%s): continue it with mnw --resume %s", MNW_BOOKMARK_FILE, o->outdir);
         return -1;
     }
     *t_read = mnw_now();
@@ -360,8 +358,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     }
     if (fr) {
         if (rs->resumed && access(o->input, F_OK))
-            snprintf(e->msg + strlen(e->msg), sizeof e->msg - strlen(e->msg),
-                     " (the input of the run in %s; give its new place with -i)", o->outdir);
+            mnw_err_add(e, " (the input of the run in %s; give its new place with -i)", o->outdir);
         return -1;
     }
     *t_read = mnw_now() - *t_read;
@@ -533,6 +530,7 @@ static int open_cld(rank0_run *R, uint64_t window, mnw_err *e)
         return -1;
     }
     mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
+    mnw_oom_set_state(MNW_OOM_RESUME, o->outdir); /* out of memory from here: resume */
     return 0;
 }
 
@@ -552,9 +550,7 @@ static int choose_writers(rank0_run *R, mnw_err *e)
             return -1;
         }
         if (mnw_nldout_join(&R->nout, o->outdir, R->w.enabled, base, e)) { /* every rank knows: no abort */
-            size_t l = strlen(e->msg);
-            snprintf(e->msg + l, sizeof e->msg - l, "; nothing was aligned (continue with: mnw --resume %s "
-                     "--output-via rank0)", o->outdir);
+            mnw_err_add(e, "; nothing was aligned (continue with: mnw --resume %s --output-via rank0)", o->outdir);
             mnw_cld_free(&R->cld);
             return -2;
         }
@@ -802,6 +798,7 @@ static int broadcast_job(mnw_opts *o, run_state *S, int *done)
         }
     } else {
         mnw_sig_bookmark_state(MNW_SIG_BM_RANK0);
+        mnw_oom_set_state(MNW_OOM_RANK, NULL);
         jobset_from_opts(o, &S->jset);
     }
     if (size > 1) CHECK_MPI(MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD));
@@ -1002,6 +999,7 @@ int main(int argc, char **argv)
     } else {
         if (o.quiet) mnw_log_set_stderr_level(MNW_LOG_WARN);
         mnw_sig_install();
+        mnw_oom_set_state(MNW_OOM_START, NULL); /* a run, before its first bookmark */
         if (mnw_topo_load(&topo, &e)) LOG_WARN("hwloc: %s; workers will not be bound", e.msg);
         else topo_ok = 1;
         rc = run(&o);

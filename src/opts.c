@@ -349,21 +349,64 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     return 0;
 }
 
+/* One config file being read: the settings, and the keys seen so far with
+ * their section and line (a key may be given once per section). */
+typedef struct {
+    mnw_opts *o;
+    struct cfg_seen {
+        char *section; /* NULL at the top */
+        char *key;
+        char *where;   /* "FILE:LINE" */
+    } *seen;
+    size_t nseen;
+} cfg_read;
+
+/* The line of "FILE:LINE". */
+static const char *where_line(const char *where)
+{
+    const char *c = strrchr(where, ':');
+    return c ? c + 1 : where;
+}
+
 /* One setting of a config file (config.h): the keys are the long options;
- * a [host GLOB] section holds per-node rules. */
+ * a [host GLOB] section holds per-node rules. A key given a second time in
+ * one section (the top, or [host GLOB] sections of the same GLOB) is
+ * refused, naming both lines: the file would say two things and one would
+ * be dropped silently. `host` rules may repeat (like --host). */
 static int config_setting(void *ctx, const char *section, const char *key, const char *val, const char *where,
                           mnw_err *e)
 {
-    mnw_opts *o = ctx;
+    cfg_read *cr = ctx;
+    mnw_opts *o = cr->o;
     if (mnw_opts_takes_value(key) < 0)
         return mnw_err_set(e, "%s: unknown key '%s' (keys are the long options of mnw --help)", where, key);
     if (!strcmp(key, "config")) return mnw_err_set(e, "%s: a config file cannot include another", where);
+    if (strcmp(key, "host")) {
+        for (size_t k = 0; k < cr->nseen; k++) {
+            const struct cfg_seen *s = &cr->seen[k];
+            if (strcmp(s->key, key) || (!s->section != !section) || (section && strcmp(s->section, section))) continue;
+            return mnw_err_set(e, "%s: '%s' given a second time%s%s%s (first at line %s): keep one of them", where,
+                               key, section ? " for [host " : "", section ? section : "", section ? "]" : "",
+                               where_line(s->where));
+        }
+        cr->seen = mnw_xrealloc(cr->seen, (cr->nseen + 1) * sizeof *cr->seen);
+        cr->seen[cr->nseen++] =
+            (struct cfg_seen){section ? mnw_xstrdup(section) : NULL, mnw_xstrdup(key), mnw_xstrdup(where)};
+    }
     return section ? mnw_opts_add_host_rule(o, section, key, val, where, e) : mnw_opts_set(o, key, val, where, e);
 }
 
 int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e)
 {
-    return mnw_config_parse(path, config_setting, o, e);
+    cfg_read cr = {o, NULL, 0};
+    int rc = mnw_config_parse(path, config_setting, &cr, e);
+    for (size_t k = 0; k < cr.nseen; k++) {
+        free(cr.seen[k].section);
+        free(cr.seen[k].key);
+        free(cr.seen[k].where);
+    }
+    free(cr.seen);
+    return rc;
 }
 
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e)
@@ -420,18 +463,21 @@ static int path_ok(const char *opt, const char *path, mnw_err *e)
     if (!path) return 0;
     for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
         if (*c >= 0x20 && *c != 0x7f) continue;
-        char shown[600];
+        const size_t cap = 4 * strlen(path) + 1; /* the whole path, escaped: a long one is shortened in the message */
+        char *shown = mnw_xmalloc(cap);
         size_t n = 0;
-        for (const unsigned char *d = (const unsigned char *)path; *d && n + 5 < sizeof shown; d++) {
-            if (*d == '\n') n += (size_t)snprintf(shown + n, sizeof shown - n, "\\n");
-            else if (*d == '\t') n += (size_t)snprintf(shown + n, sizeof shown - n, "\\t");
-            else if (*d < 0x20 || *d == 0x7f) n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *d);
+        for (const unsigned char *d = (const unsigned char *)path; *d; d++) {
+            if (*d == '\n') n += (size_t)snprintf(shown + n, cap - n, "\\n");
+            else if (*d == '\t') n += (size_t)snprintf(shown + n, cap - n, "\\t");
+            else if (*d < 0x20 || *d == 0x7f) n += (size_t)snprintf(shown + n, cap - n, "\\x%02x", *d);
             else shown[n++] = (char)*d;
         }
         shown[n] = 0;
-        return mnw_err_set(e, "%s '%s': the path holds a control character (byte 0x%02x at position %zu); mnw "
-                              "refuses such paths: rename the file or directory",
-                           opt, shown, *c, (size_t)(c - (const unsigned char *)path) + 1);
+        mnw_err_set(e, "%s '%s': the path holds a control character (byte 0x%02x at position %zu); mnw refuses such "
+                       "paths: rename the file or directory",
+                    opt, shown, *c, (size_t)(c - (const unsigned char *)path) + 1);
+        free(shown);
+        return -1;
     }
     return 0;
 }
@@ -457,6 +503,13 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
         return mnw_err_set(e, "--cutoff %g: it filters dist.column.gz and dist.column only, and --outputs %s writes "
                               "neither (add dist or dist-plain to --outputs, or leave --cutoff out)",
                            o->cutoff, mnw_outsel_format(out, buf, sizeof buf));
+    }
+    if (o->cigar && !mnw_outsel_has(out, MNW_OUT_PAIRS) && !mnw_outsel_has(out, MNW_OUT_PAF)) {
+        char buf[128];
+        return mnw_err_set(e, "--cigar: it adds each alignment's CIGAR to pairs.tsv.gz, and --outputs %s writes no "
+                              "output that holds a CIGAR (add pairs to --outputs, or paf: alignments.paf.gz holds "
+                              "the CIGAR always; or leave --cigar out)",
+                           mnw_outsel_format(out, buf, sizeof buf));
     }
     if (mnw_opts_check_counts(o, e)) return -1;
     return mnw_scoring_check(&o->sc, e);

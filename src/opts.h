@@ -96,7 +96,10 @@ int mnw_opts_apply_host_rules(mnw_opts *o, const char *host, const char *fullhos
  * per-node rules matching this host (they beat the global settings). */
 int mnw_opts_parse(mnw_opts *o, int argc, char **argv, mnw_err *e) MNW_MUST_CHECK;
 /* Applies a config file's settings (config.h: "key = value" lines, keys
- * the long options, [host GLOB] sections of per-node rules). */
+ * the long options, [host GLOB] sections of per-node rules). A key given a
+ * second time at the top, or under [host GLOB] sections of one GLOB, is
+ * refused: "FILE:LINE: 'KEY' given a second time (first at line L): ...";
+ * `host` may repeat, as --host does. */
 int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e) MNW_MUST_CHECK;
 /* Final checks (required options, ranges); applies --countends to the
  * identity definition (it wins over a "-noends" name). */

@@ -15,7 +15,7 @@
  *    NUL bytes, "[host]" sections, "config" keys or overlong lines, each
  *    line read by the documented rule (a UTF-8 BOM at the start is skipped,
  *    '#' starts a comment, blanks around key and value are dropped,
- *    "key = value" or a lone flag) becomes the
+ *    "key = value" or a lone flag; a key but host given once) becomes the
  *    argument "--key=value" or "--key", and mnw_opts_parse of those
  *    arguments accepts exactly when the file is accepted, with the same
  *    settings (the rules of --host applied to this host, as
@@ -115,7 +115,8 @@ static char *trim(char *s)
 
 /* The file's lines as command-line arguments (see the header); returns
  * argc, or -1 when the file is outside what the command line can say, -2
- * when a line is a value key without a value (the file must be refused). */
+ * when a line is a value key without a value, or a key (but host) given a
+ * second time (the file must be refused). */
 static int to_argv(const uint8_t *d, size_t n, char ***argv_out)
 {
     if (memchr(d, 0, n)) return -1;
@@ -146,7 +147,13 @@ static int to_argv(const uint8_t *d, size_t n, char ***argv_out)
             char *eq = strchr(s, '=');
             if (eq) *eq = 0;
             char *key = trim(s);
+            int twice = 0; /* a key given a second time (but host) is refused (issue 38) */
+            for (int a = 1; a < argc && strcmp(key, "host"); a++) {
+                size_t kl = strlen(key);
+                if (!strncmp(argv[a] + 2, key, kl) && (argv[a][2 + kl] == '=' || !argv[a][2 + kl])) twice = 1;
+            }
             if (!strcmp(key, "config")) rc = -1;
+            else if (twice) rc = -2;
             else if (!eq && mnw_opts_takes_value(key) == 1) rc = -2;
             else {
                 size_t L = strlen(key) + (eq ? strlen(eq + 1) : 0) + 8;

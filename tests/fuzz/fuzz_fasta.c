@@ -116,7 +116,8 @@ static int oracle_has(const oracle *o, const char *id, size_t L, int preload)
 /* The grammar of a plain FASTA file (docs/INPUT.md), line by line: an
  * optional UTF-8 BOM; lines before the first header are blank; a header is
  * '>' then an id of 1..MNW_MAX_ID_LEN bytes, none of them a control byte,
- * ending at a blank or the line end (the rest of the line is ignored); a
+ * ending at a blank or the line end (the rest of the line is ignored, but
+ * after a CR in it only blanks may follow: no CR-only line ends); a
  * sequence line is letters then blanks; each record has 1..MNW_MAX_SEQ_LEN
  * bases; ids are unique; at least one record. Returns 1 if T is valid (o
  * filled), 0 if not. */
@@ -136,6 +137,9 @@ static int fasta_oracle(const uint8_t *t, size_t n, int preload, oracle *o)
                 if (t[j] < 0x20 || t[j] == 0x7f) return 0;
             size_t L = j - i - 1;
             if (L == 0 || L > MNW_MAX_ID_LEN || oracle_has(o, (const char *)t + i + 1, L, preload)) return 0;
+            const uint8_t *cr = memchr(t + j, '\r', e - j); /* after a CR only blanks (issue 38) */
+            for (size_t k = cr ? (size_t)(cr - t) : e; k < e; k++)
+                if (!blank(t[k])) return 0;
             if (o->n == cap) {
                 cap = cap ? 2 * cap : 16;
                 o->id = realloc(o->id, cap * sizeof *o->id);

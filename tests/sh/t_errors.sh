@@ -60,6 +60,46 @@ printf '\xEF\xBB\xBFmatch = 3\r\nmismatch = -4\r\n' > bom.conf
 check "config file with a UTF-8 BOM and CRLF line ends accepted (exit $rc, match 3 in the log)" \
     '[ $rc -eq 0 ] && grep -q "match 3" bomrun/mnw.log && [ ! -s err.txt ]'
 
+# a config key given twice in one section: refused, exit 2, both lines named (issue 38)
+printf 'threads = 1\nmatch = 4\nthreads = 2\n' > twice.conf
+expect_fail "config key given twice" "twice.conf:3: 'threads' given a second time (first at line 1): keep one of them" -i good.fa -c twice.conf
+"$MNW" -i good.fa -c twice.conf -o new >/dev/null 2>&1; rc=$?
+check "config key given twice: exit 2 ($rc)" '[ $rc -eq 2 ] && [ ! -e new ]'
+
+# long paths (issue 38: messages were cut at 1,024 bytes, the reason lost):
+# the message is one line that ends with the reason, the path shortened in
+# its middle. mkpath LEN NAME: a relative path of LEN bytes ending in NAME.
+mkpath() {
+    local p="" d
+    d=$(printf 'd%.0s' {1..100})
+    while [ $((${#p} + 101 + ${#2})) -le "$1" ]; do p+="$d/"; done
+    while [ $((${#p} + ${#2} + 1)) -lt "$1" ]; do p+=e; done
+    [ $((${#p} + ${#2})) -lt "$1" ] && p+=/
+    printf '%s%s' "$p" "$2"
+}
+# ends_with DESC REASON EXIT ARGS... : mnw ARGS exits EXIT with one line ending in REASON, no OUTDIR "new"
+ends_with() {
+    local desc=$1 reason=$2 want=$3; shift 3
+    rm -rf new
+    "$MNW" "$@" >out.txt 2>err.txt
+    local rc=$? msg; msg=$(cat err.txt)
+    check "$desc: exit $want ($rc), one line of ${#msg} bytes ending '...$reason', OUTDIR not created" \
+        '[ $rc -eq "$want" ] && [ "$(grep -c . err.txt)" -eq 1 ] && [[ $msg == *"$reason" ]] && [[ $msg == *...* ]] && [ ! -e new ]' ||
+        echo "#   $(tail -c 200 err.txt)"
+}
+in1219=$(mkpath 1219 x.fa) in4300=$(mkpath 4300 x.fa)
+check "the long paths are 1,219 and 4,300 bytes" '[ ${#in1219} -eq 1219 ] && [ ${#in4300} -eq 4300 ]'
+ends_with "-i missing, a 1,219-byte path" "/x.fa: cannot open: No such file or directory" 1 -i "$in1219" -o new
+ends_with "-i of 4,300 bytes" "/x.fa: cannot open: File name too long" 1 -i "$in4300" -o new
+ends_with "-o under a file, a 1,219-byte path" "/out: cannot create output directory: good.fa is not a directory" 1 \
+    -i good.fa -o "good.fa/$(mkpath 1211 out)"
+ends_with "-o of 4,300 bytes" "/out/mnw.lock: cannot open the lock file: File name too long" 1 -i good.fa -o "$(mkpath 4300 out)"
+ends_with "-c missing, a 1,219-byte path" "/x.conf: cannot open: No such file or directory" 2 -c "$(mkpath 1219 x.conf)"
+mkdir -p "$(dirname "$(mkpath 1219 bad.conf)")"
+printf 'match = 4\nbogus = 1\n' > "$(mkpath 1219 bad.conf)"
+ends_with "a bad key in a config file under a 1,219-byte path: FILE:LINE whole" "/bad.conf:2: unknown key 'bogus' (keys are the long options of mnw --help)" 2 \
+    -i good.fa -o new -c "$(mkpath 1219 bad.conf)"
+
 # gzip data followed by something that is not gzip: refused with the file,
 # the byte count and the offset where it starts (docs/INPUT.md)
 printf '>d\nACGT\n>e\nTTGA\n' > more.fa

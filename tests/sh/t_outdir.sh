@@ -7,7 +7,9 @@
 # --force (a control character in a path, bad input, one sequence) leave an
 # earlier run whole; a stop signal while the input is still being read (a
 # FIFO without a writer, a slow pipe, two signals); a closed stdout; out of
-# memory.
+# memory: one allocation, and ulimit -v of 20 to 120 MB on a small run
+# (thread starts too), each message saying what to do, and that advice
+# giving the run's bytes.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
@@ -162,6 +164,49 @@ tsan) (export TSAN_OPTIONS="${TSAN_OPTIONS:-}:allocator_may_return_null=1:max_al
 esac
 rc=$?
 check "out of memory: exit 1 (not 134, no core)" '[ $rc -eq 1 ]' || sed 's/^/#   /' oom.log | head -3
-check "out of memory: the message says so and what to do" 'grep -q "^mnw: out of memory: could not get [0-9]* more bytes; the last bookmark stays valid" oom.log'
+check "out of memory: the message says what happened, what to do and how to go on" \
+    'grep -q "^mnw: out of memory: could not get [0-9,]* more bytes ([0-9.]* MiB).*\. What to do: give mnw more memory .* or use fewer --threads, .*; then continue the run with: mnw --resume M (its last bookmark stays valid)\. (Where: [a-z/_]*\.c:[0-9]*, for a bug report\.)$" oom.log' ||
+    sed 's/^/#   /' oom.log | head -3
 [ -n "${MNW_SAN:-}" ] && check "out of memory (sanitizer): its log holds only the refused allocation" '! grep -hv "failed to allocate" $TMP/oomsan* | grep -q .'
+
+# issue 38: under ulimit -v of 20 to 120 MB a small run ends at one of its
+# allocations or thread starts (which fail with EAGAIN: no room for a
+# stack); each ends with exit 1 and one out-of-memory message saying what
+# to do, or completes; what the message advises works (the resume, or a
+# start again) and gives the bytes of a run with enough memory, which mnw
+# verify accepts. Not under a sanitizer (its shadow memory needs terabytes
+# of address space).
+if [ -z "${MNW_SAN:-}" ]; then
+    awk '/^>/{n++} n>20{exit} {print}' s200.fa > s20.fa
+    vopts=(-q -t 2 --gpus none --bind no --worklist-size 40)
+    "$MNW" -i s20.fa -o V0 "${vopts[@]}"
+    ooms=0
+    for mb in 20 40 60 80 120; do
+        (ulimit -v $((mb * 1024)); "$MNW" -i s20.fa -o "V$mb" "${vopts[@]}") >"V$mb.log" 2>&1
+        rc=$?
+        if [ $rc -eq 127 ] && grep -q "error while loading shared libraries" "V$mb.log"; then
+            echo "# ulimit -v $mb MB: too little to load mnw's libraries on this machine"
+            continue
+        fi
+        msg=$(cat "V$mb.log")
+        if [ $rc -eq 1 ]; then
+            ooms=$((ooms + 1))
+            check "ulimit -v $mb MB: exit 1, one line: out of memory, what to do (${msg:0:90}...)" \
+                '[ "$(grep -c . "V$mb.log")" -eq 1 ] && [[ $msg =~ ^mnw:\ (error:\ )?out\ of\ memory:\  ]] &&
+                 [[ $msg == *"What to do: give mnw more memory"* ]]' || sed 's/^/#   /' "V$mb.log" | head -3
+            if [[ $msg == *"then continue the run with: mnw --resume V$mb (its last bookmark stays valid)"* ]]; then
+                "$MNW" --resume "V$mb" -q -t 2 --gpus none >"V$mb.res" 2>&1
+            else
+                check "ulimit -v $mb MB: the message says to start again: no bookmark was written" '[ ! -e "V$mb/mnw.bookmark" ]'
+                "$MNW" -i s20.fa -o "V$mb" "${vopts[@]}" --force >"V$mb.res" 2>&1
+            fi
+            rc=$?
+        else
+            check "ulimit -v $mb MB: exit 0 when not out of memory ($rc)" '[ $rc -eq 0 ] && [ ! -s "V$mb.log" ]'
+        fi
+        check "ulimit -v $mb MB: as advised, the run ends with the bytes of a run with enough memory, verified" \
+            '[ $rc -eq 0 ] && same_outputs V0 "V$mb" && "$MNW" verify "V$mb" >/dev/null 2>&1'
+    done
+    check "ulimit -v: at least 2 of the 5 limits ran out of memory ($ooms)" '[ $ooms -ge 2 ]'
+fi
 finish

@@ -11,6 +11,9 @@
 #  - an empty list, an empty name, an unknown name, a name twice, on the
 #    command line or in a config file: exit 2, the message names the item
 #    (and the file and line), OUTDIR not created;
+#  - --cigar with outputs none of which holds a CIGAR (dist, phylip,
+#    dist-plain): exit 2 naming both options, OUTDIR not created, also from
+#    a config file; --outputs paf --cigar is accepted;
 #  - a run stopped by SIGTERM with --outputs dist: the resume (its outputs
 #    taken from the bookmark) ends byte-identical to the uninterrupted run;
 #    a resume asking for other outputs is refused (exit 2) with both lists
@@ -80,6 +83,15 @@ refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip, 
 refused "a name twice" "outputs 'dist,pairs,dist': dist named twice" --outputs dist,pairs,dist
 printf '# outputs\n\noutputs = pairs;dist\n' > bad.conf
 refused "a bad list in a config file, named with its line" "bad.conf:3: outputs 'pairs;dist': unknown output" -c bad.conf
+# --cigar where no output holds a CIGAR (issue 38: it exited 0, silently)
+refused "--outputs dist --cigar" "--cigar: it adds each alignment's CIGAR to pairs.tsv.gz, and --outputs dist writes no output that holds a CIGAR" --outputs dist --cigar
+refused "--outputs dist,phylip,dist-plain --cigar" "--outputs dist,phylip,dist-plain writes no output that holds a CIGAR (add pairs" --outputs dist,phylip,dist-plain --cigar
+printf 'cigar = yes\noutputs = dist\n' > cig.conf
+refused "cigar = yes with outputs = dist in a config file" "--outputs dist writes no output that holds a CIGAR" -c cig.conf
+"$MNW" -i s100.fa -o cigpaf "${opts[@]}" --outputs paf --cigar >cig.out 2>&1
+rc=$?
+check "--outputs paf --cigar is accepted (PAF holds the CIGAR): exit 0 ($rc), alignments.paf.gz alone" \
+    '[ $rc -eq 0 ] && [ "$(outs cigpaf)" = "alignments.paf.gz " ]'
 
 # --- stopped and resumed ---
 "$MNW" -i s200.fa -o full "${opts[@]}" --outputs dist --worklist-size 100

@@ -1,7 +1,9 @@
 /* test_cld.c - the CLD's hand-out window, reordering and its refusals; pair
- * numbering; the gzip members it concatenates; option and config parsing. */
+ * numbering; the gzip members it concatenates; option and config parsing,
+ * a config key given twice in one section refused (naming both lines). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -135,6 +137,42 @@ int main(void)
     mnw_opts_init(&o);
     char *argv3[] = {"mnw", "--worklist-size", "0", NULL};
     T_OK(mnw_opts_parse(&o, 3, argv3, &e) != 0, "worklist-size 0 refused: %s", e.msg);
+    mnw_opts_free(&o);
+
+    /* a key given twice in one section is refused, naming both lines (issue 38: the last one won silently);
+     * the same key in another section, or host rules, may repeat */
+    struct {
+        const char *text, *want; /* want: the message after "CONF:", NULL: accepted */
+    } dup[] = {
+        {"match = 4\nthreads = 2\n# again\nthreads = 3\n", "4: 'threads' given a second time (first at line 2): keep one of them"},
+        {"free-end-gaps\nfree-end-gaps = no\n", "2: 'free-end-gaps' given a second time (first at line 1): keep one of them"},
+        {"threads = 2\n[host a*]\nthreads = 1\n[host b*]\nthreads = 4\n[host a*]\nprefetch = 1\nthreads = 5\n",
+         "8: 'threads' given a second time for [host a*] (first at line 3): keep one of them"},
+        {"threads = 2\n[host a*]\nthreads = 1\n[host b*]\nthreads = 4\n", NULL},
+        {"host = a:threads=1\nhost = b:threads=2\nthreads = 1\n", NULL},
+    };
+    for (size_t k = 0; k < sizeof dup / sizeof dup[0]; k++) {
+        cf = fopen(conf, "w");
+        fputs(dup[k].text, cf);
+        fclose(cf);
+        mnw_opts_init(&o);
+        int rc = mnw_opts_read_config(&o, conf, &e);
+        char want[256];
+        snprintf(want, sizeof want, "%s:%s", conf, dup[k].want ? dup[k].want : "");
+        if (dup[k].want)
+            T_OK(rc == -1 && !strcmp(e.msg, want), "config key twice in one section refused: \"%s\"", rc ? e.msg : "accepted");
+        else
+            T_OK(rc == 0, "config: the same key in other sections, host = twice: accepted (%s)", rc ? e.msg : "ok");
+        mnw_opts_free(&o);
+    }
+    /* a host pattern too long for the reader: said so (it said "needs a host name pattern") */
+    cf = fopen(conf, "w");
+    fprintf(cf, "[host %0600d]\nthreads = 1\n", 7);
+    fclose(cf);
+    mnw_opts_init(&o);
+    char want[256];
+    snprintf(want, sizeof want, "%s:1: [host GLOB]: a host name pattern of 600 bytes (at most 511)", conf);
+    T_OK(mnw_opts_read_config(&o, conf, &e) == -1 && !strcmp(e.msg, want), "a 600-byte host pattern: \"%s\"", e.msg);
     mnw_opts_free(&o);
     unlink(conf);
     return t_exit();

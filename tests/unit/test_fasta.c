@@ -26,6 +26,8 @@
 #include "tests/tap.h"
 
 #define TDATA "tests/data"
+/* the end of a lone CR's message (lib/fasta.c) */
+#define LONE_CR " (a CR not at a line end: old Mac line ends? mnw reads LF or CRLF line ends)"
 #define BAD "tests/data/bad"
 
 static char tmpdir[64];
@@ -164,6 +166,11 @@ static void test_accepted_forms(void)
                                ">s3\nT  \n\n\t\n"),
                 &blank) == 0)
         T_OK(same_set(&s, &blank), "blank and whitespace-only lines anywhere, trailing blanks, are ignored");
+    mnw_seqset crb;
+    if (read_ok("CRs and blanks before the LF of a header", mk("crb.fa", ">s1 first record \r \r\nACGTAC\r\nGTA\r\r\n"
+                                                                        ">s2\tdesc\r\t\r\nGGGG\r\n>s3\r\r\nT\r\n"), &crb) == 0)
+        T_OK(same_set(&s, &crb), "CRs and blanks at the end of header and sequence lines are ignored");
+    mnw_seqset_free(&crb);
     if (read_ok("UTF-8 BOM", mk("bom.fa", "\xEF\xBB\xBF>s1 first record\nACGTAC\nGTA\n>s2\tdesc\nGGGG\n>s3\nT\n"),
                 &bom) == 0)
         T_OK(same_set(&s, &bom), "a leading UTF-8 byte-order mark is skipped");
@@ -313,8 +320,19 @@ static void test_errors(void)
                "2: invalid character ' ' at column 1 in sequence 's1'");
     expect_err("tab inside a line", mk("tab.fa", ">s1\nACGT\t\tA\n"),
                "2: invalid character '\\x09' at column 5 in sequence 's1'");
-    expect_err("lone CR (old Mac line ends)", mk("cr.fa", ">s1\nAC\rGT\r"),
-               "2: invalid character '\\x0D' at column 3 in sequence 's1'");
+    expect_err("lone CR in a sequence line", mk("cr.fa", ">s1\nAC\rGT\r"),
+               "2: invalid character '\\x0D' at column 3 in sequence 's1'" LONE_CR);
+    /* CR-only line ends (old Mac files): the first header's CR, not "sequence 'a' is empty" (issue 38) */
+    expect_err("CR-only line ends (old Mac)", mk("mac.fa", ">a\rACGT\r>b\rACGT\r"),
+               "1: invalid character '\\x0D' at column 3 in the header" LONE_CR);
+    expect_err("CR-only line ends, a header with a description", mk("mac2.fa", ">a some gene\rACGT\r>b\rACGT\r"),
+               "1: invalid character '\\x0D' at column 13 in the header" LONE_CR);
+    expect_err("CR-only line ends after an LF header line", mk("mac3.fa", ">a\nACGT\r>b\rACGT\r"),
+               "2: invalid character '\\x0D' at column 5 in sequence 'a'" LONE_CR);
+    expect_err("CR-only line ends, gzip", mkgz("mac.fa.gz", ">a x\rAC\r", 9),
+               "1: invalid character '\\x0D' at column 5 in the header" LONE_CR);
+    expect_err("a CR then blanks then text in a header", mk("hcr.fa", ">s1 x\r \t\ry\nAC\n"),
+               "1: invalid character '\\x0D' at column 6 in the header" LONE_CR);
     expect_err("NUL byte", mkn("nul.fa", ">s1\nACG\0T\n", 10),
                "2: invalid character '\\x00' at column 4 in sequence 's1'");
     expect_err("non-ASCII byte", mk("utf.fa", ">s1\nAC\nAC\xC3\xA9\n"),
@@ -774,6 +792,20 @@ static void test_pipes(void)
     mnw_seqset_init(&s);
     int rc = mnw_fasta_read(fd_path(fd, path), &s, &e);
     T_OK(rc == 0 && same_set(&want, &s), "plain text through a pipe, in pieces of 1, 1, 1, 5 bytes (%s)",
+         rc ? e.msg : "ok");
+    mnw_seqset_free(&s);
+    close(fd);
+    waitpid(pid, &st, 0);
+
+    /* a header, its lone CR and the next byte in separate reads */
+    const char *mac = ">a x\rAC\r>b\rAC\r";
+    size_t macp[] = {4, 1, 1};
+    fd = pipe_from_child(mac, strlen(mac), macp, 3, &pid);
+    mnw_seqset_init(&s);
+    rc = mnw_fasta_read(fd_path(fd, path), &s, &e);
+    char macw[256];
+    snprintf(macw, sizeof macw, "%s:1: invalid character '\\x0D' at column 5 in the header" LONE_CR, path);
+    T_OK(rc == -1 && !strcmp(e.msg, macw), "CR-only line ends through a pipe, the CR in a read of its own: \"%s\"",
          rc ? e.msg : "ok");
     mnw_seqset_free(&s);
     close(fd);

@@ -151,7 +151,7 @@ mnw_tb *mnw_tb_start(const mnw_job_spec *js, size_t max_bytes, mnw_tb_deliver_fn
     CHECK_PT(pthread_cond_init(&tb->space_cv, NULL));
     int rc = pthread_create(&tb->th, NULL, tb_main, tb);
     if (rc) {
-        mnw_err_set(e, "cannot start the trace-back thread: %s", strerror(rc));
+        mnw_err_thread(e, "the trace-back thread", rc);
         CHECK_PT(pthread_cond_destroy(&tb->work_cv));
         CHECK_PT(pthread_cond_destroy(&tb->space_cv));
         CHECK_PT(pthread_mutex_destroy(&tb->mu));
