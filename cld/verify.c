@@ -161,6 +161,10 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k, int 
         return 1;
     }
     if (past_bookmark(path, len, (uint64_t)extra, complete, beyond, sizeof beyond)) return 2;
+    size_t nl = strlen(path);
+    if (complete && !len && nl > 3 && !strcmp(path + nl - 3, ".gz")) /* no member at all: a run of an older mnw */
+        snprintf(beyond, sizeof beyond, "; an empty file, not gzip (zcat fails on it): no pair passed --cutoff, and "
+                                        "the mnw that wrote it wrote no gzip member then");
     printf("%s: ok (%s bytes, CRC-32 %08lx)%s\n", path, mnw_statfmt_count(len, n1), (unsigned long)d.crc, beyond);
     return 0;
 }
