@@ -283,17 +283,13 @@ static int read_back(mnw_nldout *w, int o, const mnw_nldout_tail *t, mnw_err *e)
     if ((size_t)n == t->len && !memcmp(got, t->b, t->len)) return 0;
     size_t zero = 0;
     while (zero < (size_t)n && !got[zero]) zero++;
-    return mnw_err_set(e, "%s: the %u bytes this rank wrote and synced at bytes %llu to %llu read back %s: the file "
-                          "was cut during the run%s" CHANGED_END,
+    const char *what = (size_t)n < t->len ? "short (the file ends before them): the file was cut during the run"
+                     : zero == (size_t)n  ? "as NUL bytes: the file was cut during the run and written again past "
+                                            "the cut (a hole of NUL bytes where lists were)"
+                                          : "different: something else wrote into the file during the run";
+    return mnw_err_set(e, "%s: the %u bytes this rank wrote and synced at bytes %llu to %llu read back %s" CHANGED_END,
                        w->path[o], (unsigned)t->len, (unsigned long long)t->off,
-                       (unsigned long long)(t->off + t->len - 1),
-                       (size_t)n < t->len ? "short (the file ends before them)"
-                       : zero == (size_t)n ? "as NUL bytes"
-                                           : "different",
-                       (size_t)n == t->len && zero == (size_t)n
-                           ? " and written again past the cut (a hole of NUL bytes where lists were)"
-                           : "",
-                       w->dir);
+                       (unsigned long long)(t->off + t->len - 1), what, w->dir);
 }
 
 /* After a sync: each open output is still the file opened, as long as this
