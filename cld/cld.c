@@ -1,7 +1,11 @@
 /* cld.c - see cld.h. */
 #include "cld/cld.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "lib/log.h"
 
@@ -40,6 +44,30 @@ void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double 
     c->bm_last = mnw_now();
 }
 
+/* Output through MPI-IO: a file cut during the run and written again past
+ * the cut by later lists keeps its length (nldout.h). Where the file system
+ * tells holes (SEEK_HOLE: ext4, XFS, tmpfs, NFS 4.2, Lustre 2.14; others
+ * say "no hole"), a hole below the durable bytes is such a cut: every byte
+ * below them was written. 0, or -1 with e naming the file. */
+static int check_holes(const mnw_writer *w, mnw_err *e)
+{
+    if (getenv("MNW_TEST_NO_HOLE_CHECK")) return 0; /* tests only: the ranks' own checks alone */
+    for (int o = 0; o < MNW_NOUT; o++) {
+        if (!w->enabled[o] || !w->bytes[o]) continue;
+        int fd = open(w->path[o], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) return mnw_err_set(e, "%s: cannot check: %s", w->path[o], strerror(errno));
+        off_t hole = lseek(fd, 0, SEEK_HOLE);
+        close(fd);
+        if (hole >= 0 && (uint64_t)hole < w->bytes[o])
+            return mnw_err_set(e, "%s has a hole (NUL bytes never written) at byte %llu, below the %llu bytes the "
+                                  "ranks wrote and synced: it was cut during the run and written again past the cut; "
+                                  "no bookmark is written past this point (mnw verify %s tells what the last one "
+                                  "still holds)",
+                               w->path[o], (unsigned long long)hole, (unsigned long long)w->bytes[o], w->outdir);
+    }
+    return 0;
+}
+
 int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
 {
     if (!c->dir) return 0;
@@ -53,7 +81,7 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
             c->w->bytes[o] = c->place->bytes[o];
             c->w->sum[o] = c->place->sum[o];
         }
-        if (mnw_writer_check_others(c->w, mnw_cld_done(c), e)) return -1;
+        if (mnw_writer_check_others(c->w, mnw_cld_done(c), e) || check_holes(c->w, e)) return -1;
     } else if (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e)) {
         return -1;
     }

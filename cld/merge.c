@@ -1,6 +1,7 @@
 /* merge.c - `mnw merge OUTDIR SHARD_DIR...` (merge.h). */
 #include "cld/merge.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include "cld/verify.h"
 #include "lib/outdir.h"
 #include "lib/outlock.h"
+#include "lib/output.h"
 #include "lib/regfile.h"
 #include "lib/shard.h"
 #include "lib/statfmt.h"
@@ -286,6 +288,45 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
     return rc;
 }
 
+/* Is name one a merge writes into OUTDIR (an output, its temporary
+ * .NAME.merge, the log, progress.json, the lock)? */
+static int merge_file(const char *name)
+{
+    static const char *const own[] = {"mnw.log", MNW_PROGRESS_FILE, MNW_LOCK_FILE};
+    for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+        if (!strcmp(name, own[k])) return 1;
+    for (int o = 0; o < MNW_NOUT; o++) {
+        size_t n = strlen(mnw_out_name[o]);
+        if (!strcmp(name, mnw_out_name[o])) return 1;
+        if (name[0] == '.' && !strncmp(name + 1, mnw_out_name[o], n) && !strcmp(name + 1 + n, ".merge")) return 1;
+    }
+    return 0;
+}
+
+/* OUTDIR must be new or empty (mnw_outdir_check); when it is not, says what
+ * to do: a stopped merge's files (no bookmark) are removed by hand, as
+ * mnw merge has no --force. 0, or -1 with e set. */
+static int merge_outdir_check(const char *outdir, mnw_err *e)
+{
+    mnw_err e2;
+    if (!mnw_outdir_check(outdir, 0, e)) return 0;
+    if (mnw_outdir_check(outdir, 1, &e2)) return -1; /* not (only) a directory that is not empty */
+    char bm[4400];
+    snprintf(bm, sizeof bm, "%s/%s", outdir, MNW_BOOKMARK_FILE);
+    int leftovers = access(bm, F_OK) != 0;
+    DIR *d = leftovers ? opendir(outdir) : NULL;
+    for (struct dirent *de; d && (de = readdir(d));)
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && !merge_file(de->d_name)) leftovers = 0;
+    if (d) closedir(d);
+    if (leftovers)
+        return mnw_err_set(e, "%s: holds what a stopped mnw merge left (its files, no %s: the merge did not finish); "
+                              "remove the directory (rm -r %s) and run mnw merge again",
+                           outdir, MNW_BOOKMARK_FILE, outdir);
+    return mnw_err_set(e, "%s: output directory is not empty: mnw merge writes only into a new or empty directory "
+                          "(give another one)",
+                       outdir);
+}
+
 int mnw_merge_main(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -317,7 +358,7 @@ int mnw_merge_main(int argc, char **argv)
     snprintf(lockpath, sizeof lockpath, "%s/%s", outdir, MNW_LOCK_FILE);
     const int existed = !stat(outdir, &st), lock_existed = !access(lockpath, F_OK);
     mnw_outlock lock = {.fd = -1};
-    if (!rc) rc = mnw_outlock_probe(outdir, &e) || mnw_outdir_check(outdir, 0, &e) ? -1 : 0;
+    if (!rc) rc = mnw_outlock_probe(outdir, &e) || merge_outdir_check(outdir, &e) ? -1 : 0;
     if (!rc) rc = mnw_outdir_create(outdir, &e) || mnw_outlock_take(&lock, outdir, &e) ? -1 : 0;
     if (!rc) rc = write_merged(outdir, s, n, t0, &e);
     if (rc) {

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,13 +18,16 @@
 static const char usage[] =
     "usage: mnw verify OUTDIR\n"
     "Checks that the outputs of the run in OUTDIR hold what the run wrote: reads each\n"
-    "output once, up to the length OUTDIR/mnw.bookmark records, and compares its CRC-32\n"
-    "(whole and per block) with the bookmark's; a difference is named by file and byte\n"
-    "range. Also says whether the run is complete, and whether an output holds bytes\n"
-    "written after the last bookmark (mnw --resume cuts them). Changes nothing.\n"
+    "output once, to its end, and compares the CRC-32 of its first bytes, as many as\n"
+    "OUTDIR/mnw.bookmark records (whole and per block), with the bookmark's; a difference\n"
+    "is named by file and byte range. Also says whether the run is complete, and whether\n"
+    "an output holds bytes past the bookmark: on a run that is not complete, those written\n"
+    "after the last bookmark (mnw --resume cuts them); on a complete run, bytes mnw did\n"
+    "not write (an error, with the truncate command that cuts them). Changes nothing.\n"
     "  -h, --help  this help\n"
-    "Exit status: 0 every output matches; 1 an output differs, is missing, shorter or\n"
-    "unreadable, or the bookmark is missing or damaged; 2 bad command line.\n";
+    "Exit status: 0 every output matches; 1 an output differs, is missing, shorter,\n"
+    "longer than a complete run or unreadable, or the bookmark is missing or damaged;\n"
+    "2 bad command line.\n";
 
 int mnw_verify_fd(int fd, const char *path, const mnw_sum *want, mnw_verify_diff *d, mnw_err *e)
 {
@@ -58,8 +62,55 @@ void mnw_verify_describe(const mnw_verify_diff *d, char *out, size_t n)
                  mnw_statfmt_count(d->to, b));
 }
 
-/* One output k of the bookmark: prints its line; 0 ok, 1 a problem. */
-static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
+/* Reads fd from byte `from` to its end: the bytes past the bookmark are
+ * read too (a read error there is found). Their count, or -1 with e set. */
+static int64_t read_rest(int fd, const char *path, uint64_t from, mnw_err *e)
+{
+    enum { CHUNK = 1 << 20 };
+    if (lseek(fd, (off_t)from, SEEK_SET) != (off_t)from)
+        return mnw_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+    char *buf = mnw_xmalloc(CHUNK);
+    int64_t n = 0;
+    for (;;) {
+        ssize_t r = read(fd, buf, CHUNK);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            n = mnw_err_set(e, "%s: read failed at byte %llu: %s", path, (unsigned long long)(from + (uint64_t)n),
+                            strerror(errno));
+            break;
+        }
+        if (r == 0) break;
+        n += r;
+    }
+    free(buf);
+    return n;
+}
+
+/* The bytes past the bookmark's len in an output: on a run that is not
+ * complete, the lists written after the last bookmark (mnw --resume cuts
+ * them: "beyond" gets what to print after the ok line); on a complete run
+ * nothing mnw wrote: an error (printed here), 2. */
+static int past_bookmark(const char *path, uint64_t len, uint64_t extra, int complete, char *beyond, size_t n)
+{
+    char n1[32], n2[32];
+    beyond[0] = 0;
+    if (!extra) return 0;
+    if (complete) {
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s: %s bytes after byte %s, where the complete run ended: mnw did not write "
+                        "them (something appended to the file); mnw --resume leaves a complete run as it is: cut "
+                        "them with: truncate -s %" PRIu64 " %s\n",
+                path, mnw_statfmt_count(extra, n1), mnw_statfmt_count(len, n2), len, path);
+        return 2;
+    }
+    snprintf(beyond, n, "; %s bytes beyond the bookmark (written after it; mnw --resume cuts them)",
+             mnw_statfmt_count(extra, n1));
+    return 0;
+}
+
+/* One output k of the bookmark: prints its line; 0 ok, 1 a problem, 2 the
+ * output is whole, then bytes mnw did not write (a complete run's). */
+static int verify_output(const char *outdir, const mnw_bookmark *bm, int k, int complete)
 {
     char path[8400], n1[32], n2[32];
     snprintf(path, sizeof path, "%s/%s", outdir, bm->out_name[k]);
@@ -83,25 +134,23 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
                 path, mnw_statfmt_count((uint64_t)st.st_size, n1), mnw_statfmt_count(len, n2));
         return 1;
     }
-    char beyond[128] = "";
-    if ((uint64_t)st.st_size > len)
-        snprintf(beyond, sizeof beyond, "; %s bytes beyond the bookmark (written after it; mnw --resume cuts them)",
-                 mnw_statfmt_count((uint64_t)st.st_size - len, n2));
+    char beyond[160] = "";
     const mnw_sum *want = bm->out_sum[k];
-    if (!want) {
-        close(fd);
-        printf("%s: length ok (%s bytes; the bookmark holds no checksums to compare)%s\n", path,
-               mnw_statfmt_count(len, n1), beyond);
-        return 0;
-    }
     mnw_verify_diff d;
     mnw_err e;
-    int rc = mnw_verify_fd(fd, path, want, &d, &e);
+    int rc = want ? mnw_verify_fd(fd, path, want, &d, &e) : 0;
+    int64_t extra = rc ? 0 : read_rest(fd, path, len, &e); /* every byte, those past the bookmark too */
     close(fd);
-    if (rc) {
+    if (rc || extra < 0) {
         fflush(stdout);
         fprintf(stderr, "mnw: error: %s\n", e.msg);
         return 1;
+    }
+    if (!want) {
+        if (past_bookmark(path, len, (uint64_t)extra, complete, beyond, sizeof beyond)) return 2;
+        printf("%s: length ok (%s bytes; the bookmark holds no checksums to compare)%s\n", path,
+               mnw_statfmt_count(len, n1), beyond);
+        return 0;
     }
     if (!d.same) {
         char what[160];
@@ -111,6 +160,11 @@ static int verify_output(const char *outdir, const mnw_bookmark *bm, int k)
                 what, mnw_statfmt_count(len, n1), (unsigned long)d.crc, (unsigned long)mnw_sum_crc(want));
         return 1;
     }
+    if (past_bookmark(path, len, (uint64_t)extra, complete, beyond, sizeof beyond)) return 2;
+    size_t nl = strlen(path);
+    if (complete && !len && nl > 3 && !strcmp(path + nl - 3, ".gz")) /* no member at all: a run of an older mnw */
+        snprintf(beyond, sizeof beyond, "; an empty file, not gzip (zcat fails on it): no pair passed --cutoff, and "
+                                        "the mnw that wrote it wrote no gzip member then");
     printf("%s: ok (%s bytes, CRC-32 %08lx)%s\n", path, mnw_statfmt_count(len, n1), (unsigned long)d.crc, beyond);
     return 0;
 }
@@ -198,11 +252,19 @@ int mnw_verify_main(int argc, char **argv)
             bad++, total++;
         }
     }
+    int longer = 0; /* outputs whole, then bytes mnw did not write */
     for (int k = 0; k < bm.nout; k++) {
         total++;
-        bad += verify_output(dir, &bm, k);
+        int r = verify_output(dir, &bm, k, done == all);
+        bad += r != 0;
+        longer += r == 2;
     }
-    if (bad) {
+    if (bad && bad == longer) {
+        fflush(stdout);
+        fprintf(stderr, "mnw: error: %s: %d of %d outputs hold bytes after the end of the complete run (above): "
+                        "cut them as said, then run mnw verify %s again\n",
+                dir, bad, total, dir);
+    } else if (bad) {
         fflush(stdout);
         fprintf(stderr, "mnw: error: %s: %d of %d outputs do not hold what the run wrote (above); mnw --resume "
                         "refuses this directory: start the run again\n",

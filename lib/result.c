@@ -28,7 +28,11 @@ mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln 
     for (int o = 0; o < MNW_NOUT; o++) text[o].len = 0;
     mnw_output_format(js->spec, r, alns, text);
     for (int o = 0; o < MNW_NOUT; o++) {
-        if (!js->spec->enabled[o] || text[o].len == 0) continue;
+        /* a gzip output gets its member also when no pair of the list is
+         * in it (--cutoff): an empty member (20 bytes), so that the file is
+         * gzip whatever the cutoff, and a shard's, joined by mnw merge, is
+         * what the whole run writes for its lists (issue 38) */
+        if (!js->spec->enabled[o] || (text[o].len == 0 && !mnw_out_gzip[o])) continue;
         if (mnw_out_gzip[o]) {
             if (mnw_gzip_member(text[o].p, text[o].len, js->gzip_level, &res->data[o])) {
                 mnw_result_free(res);

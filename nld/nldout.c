@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,19 @@ static int put_token(join_head *h, mnw_err *e)
     return 0;
 }
 
+/* Output o, just opened through MPI-IO: a read-only descriptor of the same
+ * path, whose device and inode are the file this rank writes (nldout.h). */
+static int keep_identity(mnw_nldout *w, int o, mnw_err *e)
+{
+    struct stat st;
+    w->rfd[o] = open(w->path[o], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (w->rfd[o] < 0) return mnw_err_set(e, "%s: cannot open to read back: %s", w->path[o], strerror(errno));
+    if (fstat(w->rfd[o], &st)) return mnw_err_set(e, "%s: cannot stat: %s", w->path[o], strerror(errno));
+    w->dev[o] = st.st_dev;
+    w->ino[o] = st.st_ino;
+    return 0;
+}
+
 /* Every rank: does it see rank 0's OUTDIR, and can it open the outputs? */
 static int see_and_open(mnw_nldout *w, const join_head *h, mnw_err *e)
 {
@@ -62,6 +76,7 @@ static int see_and_open(mnw_nldout *w, const join_head *h, mnw_err *e)
         return mnw_err_set(e, "sees another directory as OUTDIR %s (%s is not the one rank 0 wrote: a node-local "
                               "directory of the same name?): %s",
                            h->dir, path, fix);
+    snprintf(w->dir, sizeof w->dir, "%s", h->dir);
     for (int o = 0; o < MNW_NOUT; o++) {
         w->enabled[o] = h->enabled[o];
         w->base[o] = h->base[o];
@@ -73,6 +88,7 @@ static int see_and_open(mnw_nldout *w, const join_head *h, mnw_err *e)
         int rc = MPI_File_open(MPI_COMM_SELF, w->path[o], MPI_MODE_WRONLY, MPI_INFO_NULL, &w->fh[o]);
         if (rc != MPI_SUCCESS) return mpi_err(e, rc, w->path[o], "cannot open through MPI-IO");
         w->open[o] = 1;
+        if (keep_identity(w, o, e)) return -1;
     }
     return 0;
 }
@@ -112,6 +128,7 @@ int mnw_nldout_join(mnw_nldout *w, const char *outdir, const int enabled[MNW_NOU
 {
     const int rank = mnw_mpi_rank(), size = mnw_mpi_size();
     memset(w, 0, sizeof *w);
+    for (int o = 0; o < MNW_NOUT; o++) w->rfd[o] = -1;
     mnw_buf_init(&w->pending);
     snprintf(w->who, sizeof w->who, "rank %d (%s)", rank, mnw_mpi_host());
     test_pause_setup(w);
@@ -208,6 +225,12 @@ int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e)
     double t0 = mnw_now();
     mnw_wire_written *rec = &w->rec;
     rec->k0 = pl->k0;
+    if ((w->npending + 1) * MNW_NOUT > w->tails_cap) {
+        w->tails_cap = 2 * (w->npending + 1) * MNW_NOUT;
+        w->tails = mnw_xrealloc(w->tails, w->tails_cap * sizeof *w->tails);
+    }
+    mnw_nldout_tail *tail = &w->tails[w->npending * MNW_NOUT];
+    memset(tail, 0, MNW_NOUT * sizeof *tail);
     int rc = 0;
     for (int o = 0; o < MNW_NOUT && !rc; o++) {
         const mnw_buf *d = &res->data[o];
@@ -223,6 +246,9 @@ int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e)
             test_pause(w, PAUSE_MID, w->lists + 1, pl->k0);
         }
         if ((rc = write_at(w, o, pl->off[o] + half, d->p + half, d->len - half, e))) break;
+        tail[o].len = d->len < MNW_NLDOUT_TAIL ? (uint32_t)d->len : MNW_NLDOUT_TAIL;
+        tail[o].off = pl->off[o] + d->len - tail[o].len;
+        memcpy(tail[o].b, d->p + d->len - tail[o].len, tail[o].len);
         int cap = (int)(d->len / w->base[o]) + 2;
         if (cap > rec->cap[o]) {
             rec->cap[o] = cap;
@@ -243,6 +269,67 @@ int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e)
     return 0;
 }
 
+/* "; no bookmark ... (mnw verify OUTDIR ...)": what every changed-file
+ * message ends with, as rank 0's writer says it (cld/writer.c) */
+#define CHANGED_END "; no bookmark counts this rank's lists from here (mnw verify %s tells what the last one holds)"
+
+/* Reads t back from output o: 0 when it holds what was written, else -1
+ * with e set. */
+static int read_back(mnw_nldout *w, int o, const mnw_nldout_tail *t, mnw_err *e)
+{
+    unsigned char got[MNW_NLDOUT_TAIL];
+    ssize_t n = pread(w->rfd[o], got, t->len, (off_t)t->off);
+    if (n < 0) return mnw_err_set(e, "%s: cannot read back: %s", w->path[o], strerror(errno));
+    if ((size_t)n == t->len && !memcmp(got, t->b, t->len)) return 0;
+    size_t zero = 0;
+    while (zero < (size_t)n && !got[zero]) zero++;
+    const char *what = (size_t)n < t->len ? "short (the file ends before them): the file was cut during the run"
+                     : zero == (size_t)n  ? "as NUL bytes: the file was cut during the run and written again past "
+                                            "the cut (a hole of NUL bytes where lists were)"
+                                          : "different: something else wrote into the file during the run";
+    return mnw_err_set(e, "%s: the %u bytes this rank wrote and synced at bytes %llu to %llu read back %s" CHANGED_END,
+                       w->path[o], (unsigned)t->len, (unsigned long long)t->off,
+                       (unsigned long long)(t->off + t->len - 1), what, w->dir);
+}
+
+/* After a sync: each open output is still the file opened, as long as this
+ * rank's highest synced byte, and the ends of its lists (those of this
+ * sync and its highest one before) read back as written (nldout.h). */
+static int check_files(mnw_nldout *w, mnw_err *e)
+{
+    for (int o = 0; o < MNW_NOUT; o++) {
+        if (!w->open[o] || w->rfd[o] < 0) continue;
+        mnw_nldout_tail top = w->top[o];
+        for (size_t k = 0; k < w->npending; k++) {
+            const mnw_nldout_tail *t = &w->tails[k * MNW_NOUT + o];
+            if (t->len && (!top.len || t->off > top.off)) top = *t;
+        }
+        if (!top.len) continue; /* nothing written here yet */
+        struct stat st;
+        if (stat(w->path[o], &st)) {
+            if (errno == ENOENT)
+                return mnw_err_set(e, "%s was deleted during the run" CHANGED_END, w->path[o], w->dir);
+            return mnw_err_set(e, "%s: cannot check: %s", w->path[o], strerror(errno));
+        }
+        if (st.st_dev != w->dev[o] || st.st_ino != w->ino[o])
+            return mnw_err_set(e, "%s was replaced by another file during the run (not the file this rank writes)"
+                                  CHANGED_END,
+                               w->path[o], w->dir);
+        uint64_t end = top.off + top.len;
+        if ((uint64_t)st.st_size < end)
+            return mnw_err_set(e, "%s is %llu bytes, but this rank wrote and synced bytes up to %llu: it was cut "
+                                  "during the run" CHANGED_END,
+                               w->path[o], (unsigned long long)st.st_size, (unsigned long long)end, w->dir);
+        if (w->top[o].len && read_back(w, o, &w->top[o], e)) return -1;
+        for (size_t k = 0; k < w->npending; k++) {
+            const mnw_nldout_tail *t = &w->tails[k * MNW_NOUT + o];
+            if (t->len && read_back(w, o, t, e)) return -1;
+        }
+        w->top[o] = top;
+    }
+    return 0;
+}
+
 int mnw_nldout_sync(mnw_nldout *w, int force, mnw_buf *out, mnw_err *e)
 {
     if (!w->npending || (!force && mnw_now() - w->pending_since < MNW_NLDOUT_SYNC_EVERY)) return 0;
@@ -252,6 +339,7 @@ int mnw_nldout_sync(mnw_nldout *w, int force, mnw_buf *out, mnw_err *e)
         int rc = MPI_File_sync(w->fh[o]);
         if (rc != MPI_SUCCESS) return mpi_err(e, rc, w->path[o], "sync through MPI-IO failed");
     }
+    if (check_files(w, e)) return -1;
     w->io_s += mnw_now() - t0;
     w->syncs++;
     if (w->test_pause) {
@@ -282,6 +370,13 @@ int mnw_nldout_close(mnw_nldout *w, mnw_err *e)
         if (r != MPI_SUCCESS && !rc) rc = mpi_err(e, r, w->path[o], "close through MPI-IO failed");
         w->open[o] = 0;
     }
+    for (int o = 0; o < MNW_NOUT; o++) {
+        if (w->rfd[o] >= 0) close(w->rfd[o]);
+        w->rfd[o] = -1;
+    }
+    free(w->tails);
+    w->tails = NULL;
+    w->tails_cap = 0;
     mnw_nldout_drop(w);
     free(w->held);
     w->held = NULL;

@@ -12,6 +12,20 @@
  * pieces of each list's bytes, cut at the sums' block edges), so the CLD
  * never counts a byte that is not on disk.
  *
+ * A changed file stops the job (issue 38): several ranks write one file at
+ * placed offsets, so a file cut during the run and then written again past
+ * the cut keeps its length, with NUL bytes where the cut lists were. At
+ * each sync every rank checks each output it writes: still the file it
+ * opened (device and inode of the path), at least as long as its highest
+ * synced byte, and the last MNW_NLDOUT_TAIL bytes of each list written
+ * since the last sync (a gzip member's trailer: CRC-32 and length), and of
+ * its highest list synced before, read back (pread) as written. A cut below
+ * any list of this rank cuts its highest one, so the rank's next sync (its
+ * last one comes before its lists are reported at the end) finds it; the
+ * sync then fails naming the file, and the lists of that sync are never
+ * reported (the bookmark does not count them). Rank 0 checks the durable
+ * lengths at each bookmark (cld.c).
+ *
  * mnw_nldout_join starts it on every rank at once and is MPI-collective
  * (MPI_COMM_WORLD): rank 0 has created the outputs; every rank checks that
  * it sees rank 0's OUTDIR (a token file rank 0 writes there) and opens the
@@ -29,6 +43,7 @@
 #define MNW_NLDOUT_H
 
 #include <mpi.h>
+#include <sys/types.h>
 
 #include "lib/buf.h"
 #include "lib/output.h"
@@ -38,6 +53,14 @@
 
 #define MNW_NLDOUT_SYNC_EVERY 0.1 /* seconds a written list waits for its sync at most */
 #define MNW_NLDOUT_TOKEN "mnw.token"
+#define MNW_NLDOUT_TAIL 8 /* bytes of each list read back at the sync: a gzip member's trailer */
+
+/* The end of one list's bytes in one output, as written (read back later). */
+typedef struct {
+    uint64_t off;  /* of tail[0] in the file */
+    uint32_t len;  /* 1..MNW_NLDOUT_TAIL; 0: none */
+    unsigned char b[MNW_NLDOUT_TAIL];
+} mnw_nldout_tail;
 
 typedef struct {
     MPI_File fh[MNW_NOUT];
@@ -45,6 +68,13 @@ typedef struct {
     int enabled[MNW_NOUT];
     uint64_t base[MNW_NOUT];    /* where pieces are cut: the sums' first block size */
     char path[MNW_NOUT][4200];
+    char dir[4200];             /* OUTDIR, for messages */
+    int rfd[MNW_NOUT];          /* read-only, of each open output: its identity, the read-backs (-1: none) */
+    dev_t dev[MNW_NOUT];        /* the file opened */
+    ino_t ino[MNW_NOUT];
+    mnw_nldout_tail *tails;     /* of the lists written since the last sync, [output + MNW_NOUT * list] */
+    size_t ntails, tails_cap;
+    mnw_nldout_tail top[MNW_NOUT]; /* the highest list synced: read back again at every sync */
     char who[96];               /* "rank R (HOST)" for messages */
     mnw_result **held;          /* lists waiting for their offsets */
     size_t nheld, held_cap;
@@ -75,8 +105,11 @@ void mnw_nldout_hold(mnw_nldout *w, mnw_result *res, mnw_wire_head *h);
  * (dropped at a stop); -1 with e set (a write failed). */
 int mnw_nldout_write(mnw_nldout *w, const mnw_wire_place *pl, mnw_err *e) MNW_MUST_CHECK;
 /* When lists are written and unsynced, and `force` or the oldest waited
- * MNW_NLDOUT_SYNC_EVERY seconds: syncs every file, then appends their
- * WRITTEN records to out. Their count (0: nothing now), or -1 with e set. */
+ * MNW_NLDOUT_SYNC_EVERY seconds: syncs every file, checks them (above:
+ * identity, length, the lists' last bytes read back), then appends their
+ * WRITTEN records to out. Their count (0: nothing now), or -1 with e set
+ * (a failed sync, or a file changed by something else: e names it; the
+ * records are then never given out). */
 int mnw_nldout_sync(mnw_nldout *w, int force, mnw_buf *out, mnw_err *e) MNW_MUST_CHECK;
 /* A stop: drops the lists still waiting for offsets. */
 void mnw_nldout_drop(mnw_nldout *w);

@@ -125,6 +125,9 @@ int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw
 int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mnw_outspec *sp,
                              uint64_t bytes[MNW_NOUT], mnw_err *e)
 {
+    uint64_t k0 = 0, k1 = 0;
+    mnw_err ignored; /* a damaged range is named by the caller */
+    const int complete = !mnw_bookmark_range(b, "", &k0, &k1, &ignored) && b->watermark == k1;
     for (int o = 0; o < MNW_NOUT; o++) {
         bytes[o] = 0;
         if (!sp->enabled[o]) continue;
@@ -168,6 +171,12 @@ int mnw_resume_check_outputs(const char *outdir, const mnw_bookmark *b, const mn
                                    path, what, MNW_BOOKMARK_FILE, outdir);
             }
         }
+        if (complete && (uint64_t)sb.st_size > len) /* nothing of mnw's comes after a complete run's bytes */
+            return mnw_err_set(e, "%s: %llu bytes after byte %llu, where the complete run ended: mnw did not write "
+                                  "them (something appended to the file); mnw --resume leaves a complete run as it "
+                                  "is: cut them with: truncate -s %llu %s",
+                               path, (unsigned long long)((uint64_t)sb.st_size - len), (unsigned long long)len,
+                               (unsigned long long)len, path);
         bytes[o] = len;
     }
     return 0;

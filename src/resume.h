@@ -33,7 +33,9 @@ int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw
 
 /* Checks the outputs in outdir against b: every output sp enables is in b,
  * is a regular file (opened without blocking), is not shorter than b says
- * (longer is normal: written after the bookmark), and its first bytes, as
+ * (longer is normal: written after the bookmark; not on a complete run,
+ * where those bytes are not mnw's: refused, with the truncate command that
+ * cuts them), and its first bytes, as
  * many as b says, give b's CRC-32s (one sequential read of each; a
  * difference is named by byte range). A version-1 bookmark has no
  * checksums: then lengths only, with a warning. Fills bytes[] with b's

@@ -12,6 +12,9 @@
 #  - --cutoff: with --outputs dist the run writes what a full run writes
 #    into dist.column.gz (filtered there), no line beyond the cutoff, every
 #    pair of the full run's list within it; and on a stop and resume;
+#    --cutoff 0 (no pair kept, issue 38): dist.column.gz is still gzip (an
+#    empty member per work list), alone, in 2 shards merged (the whole
+#    run's bytes) and through MPI-IO;
 #  - refusals, nothing written: --counts yes with --cigar or PAF, a bad
 #    --counts value, a cutoff outside [0, 1], a cutoff with no output it
 #    filters (--outputs pairs,phylip).
@@ -105,6 +108,22 @@ refused "--cutoff 0.1 --outputs pairs,phylip" "--cutoff 0.1: it filters dist.col
     --cutoff 0.1 --outputs pairs,phylip
 check "--cutoff 0 and 1 and --cutoff none are accepted" \
     '"$MNW" -i s60.fa -o z0 "${opts[@]}" --cutoff 0 && "$MNW" -i s60.fa -o z1 "${opts[@]}" --cutoff 1 && [ $(zcat z1/dist.column.gz | wc -l) -eq 1770 ]'
+# --cutoff 0 keeps no pair of s60 (issue 38): dist.column.gz is still gzip
+# (an empty member per work list), alone, in 2 shards joined by mnw merge
+# (byte for byte the whole run's), and through MPI-IO on 2 ranks
+check "--cutoff 0 (no pair kept): dist.column.gz is a gzip file of no line, and mnw verify says ok" \
+    '[ -s z0/dist.column.gz ] && gzip -t z0/dist.column.gz && [ -z "$(zcat z0/dist.column.gz)" ] && "$MNW" verify z0 >/dev/null'
+"$MNW" -i s60.fa -o z0s1 "${opts[@]}" --cutoff 0 --shard 1/2 && "$MNW" -i s60.fa -o z0s2 "${opts[@]}" --cutoff 0 --shard 2/2
+check "--cutoff 0 in 2 shards: each shard's dist.column.gz is gzip; mnw merge gives the whole run's bytes" \
+    'gzip -t z0s1/dist.column.gz && gzip -t z0s2/dist.column.gz && "$MNW" merge z0m z0s1 z0s2 >/dev/null &&
+     cmp -s z0m/dist.column.gz z0/dist.column.gz && cmp -s z0m/pairs.tsv.gz z0/pairs.tsv.gz'
+if [ "$quick" = 0 ]; then
+    "${MPIRUN[@]}" -np 2 "$MNW" -i s60.fa -o z0mpi "${opts[@]}" --cutoff 0 -t 1 --output-via mpiio >z0mpi.log 2>&1
+    zrc=$?
+    check "--cutoff 0 through MPI-IO on 2 ranks: the same bytes" \
+        '[ $zrc -eq 0 ] && cmp -s z0/dist.column.gz z0mpi/dist.column.gz && cmp -s z0/pairs.tsv.gz z0mpi/pairs.tsv.gz' ||
+        sed 's/^/#   /' z0mpi.log | tail -5
+fi
 # a resumed CIGAR run refuses --counts yes and is left as it was
 rm -rf rc1
 term_mid_run rc1 -i s60.fa "${opts[@]}" --cigar --worklist-size 20 -t 1

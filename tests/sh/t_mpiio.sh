@@ -6,6 +6,14 @@
 #    sanitizer runs: 1, mid-write): each time the
 #    bookmark is whole, `mnw verify` finds every byte it counts on disk, and
 #    --resume ends byte-identical to the uninterrupted run;
+#  - an output cut (`: > FILE`) while the ranks write (issue 38): rank 1
+#    pauses after writing a list, the file is cut, the other ranks write
+#    past the cut (the length comes back, NUL bytes below): the job ends
+#    non-zero naming the file and the rank that found it (each rank's
+#    read-back of its own lists, MNW_TEST_NO_HOLE_CHECK=1; then with rank
+#    0's hole check too, on dist.column.gz), the bookmark stays whole,
+#    `mnw verify` names the damage where it counts cut bytes (the head of
+#    pairs.tsv.gz), and where it counts none --resume ends byte-identical;
 #  - every PLACE and WRITTEN message by rendezvous (a 256-byte eager
 #    limit), and 8 ranks: byte-identical to one process;
 #  - one rank that does not see OUTDIR (a private mount namespace where
@@ -72,6 +80,48 @@ for t in $tries; do
 done
 check "kill -9 of a writing rank, then --resume: byte-identical in $good of $n tries" '[ $good -eq $n ]'
 check "the paused rank said where it paused (mid-write)" 'grep -q "pauses 8.0 s in the middle of writing pairs" w1.log'
+
+# --- an output cut while the ranks write (issue 38) ---
+# cut_during DIR FILE [ENV...] : a 3-rank run (bookmarks only at the end,
+# so only the new checks can see the cut) whose rank 1 pauses 2 s after
+# writing its 2nd list; FILE is cut 0.3 s into the pause; sets rc
+cut_during() {
+    local d=$1 f=$2 t
+    shift 2
+    env MNW_TEST_WRITE_PAUSE=2:unsynced:2 "$@" "${MPIRUN[@]}" -np 3 "$MNW" -i s150.fa -o "$d" "${opts[@]}" -t 1 \
+        --output-via mpiio --bookmark-every 1000 >"$d.log" 2>&1 &
+    local job=$!
+    for t in $(seq 1 300); do grep -q "\[1/[^]]*\] WARN test" "$d.log" 2>/dev/null && break; sleep 0.05; done
+    sleep 0.3
+    : >"$d/$f"
+    wait $job
+    rc=$?
+}
+for cut in "pairs.tsv.gz MNW_TEST_NO_HOLE_CHECK=1" "dist.column.gz"; do
+    read -r f env <<<"$cut"
+    d=cut-${f%%.*}
+    # shellcheck disable=SC2086 # $env: nothing or one VAR=VALUE
+    cut_during "$d" "$f" $env
+    what="$f cut during the run"
+    [ -n "$env" ] && what="$what (the checks of the ranks alone)"
+    check "$what: the job ends non-zero" '[ $rc -ne 0 ]'
+    check "$what: the message names the file and a rank, and says what happened" \
+        'grep -qE "rank [0-2] \($(hostname -s)\): .*$d/$f(:| has| is).* cut during the run" "$d.log"' ||
+        sed 's/^/#   /' "$d.log" | head -5
+    check "$what: the bookmark is whole" 'tail -1 "$d/mnw.bookmark" | grep -q "^end [0-9a-f]\{8\}$"'
+    "$MNW" verify "$d" >"$d.verify" 2>&1
+    vrc=$?
+    if [ "$f" = pairs.tsv.gz ]; then # its head, counted by the first bookmark, is cut too
+        check "$what: mnw verify exits 1 naming the file" '[ $vrc -eq 1 ] && grep -q "error: $d/$f" "$d.verify"' ||
+            sed 's/^/#   /' "$d.verify"
+    else # the only bookmark (at pair 0) counts none of its bytes: the run goes on from there
+        check "$what: mnw verify finds every byte the bookmark counts" '[ $vrc -eq 0 ]' || sed 's/^/#   /' "$d.verify"
+        "${MPIRUN[@]}" -np 2 "$MNW" -q --resume "$d" -t 1 --gpus none >"$d.resume" 2>&1
+        rrc=$?
+        check "$what: --resume ends byte-identical" '[ $rrc -eq 0 ] && same_bytes ref "$d"' ||
+            sed 's/^/#   /' "$d.resume" | tail -5
+    fi
+done
 
 # --- every metadata message by rendezvous ---
 # Open MPI's shared-memory transport sends messages above its eager limit

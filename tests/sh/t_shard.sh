@@ -8,7 +8,8 @@
 # the shards (any order) is the whole run, for status, verify and --resume
 # too; a missing, duplicated, incomplete, foreign or damaged shard, a whole
 # run given as a shard and a non-empty OUTDIR are refused, naming it, with
-# nothing written.
+# nothing written; what a killed merge left is named as such, with what to
+# do (rm -r, then merge again: mnw merge has no --force).
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 # 120 genes of 16s-200, the first 80 cut to 300 bases: the cells, not the
@@ -139,6 +140,22 @@ mkdir full && echo keep > full/note
 out=$("$MNW" merge full sh3_1 sh3_2 sh3_3 2>&1)
 rc=$?
 check "mnw merge into a non-empty OUTDIR: exit 1, nothing changed" '[ $rc -eq 1 ] && [ "$(ls full)" = note ] && [ "$(cat full/note)" = keep ]' || echo "#   exit $rc: $out"
+check "the message says to give another directory (mnw merge has no --force)" \
+    '[[ $out == *"full: output directory is not empty: mnw merge writes only into a new or empty directory"* ]] && [[ $out != *--force* ]]' ||
+    echo "#   $out"
+# what a merge killed before its bookmark leaves: renamed outputs, a temporary
+# .NAME.merge, its log and lock (issue 38)
+mkdir killed && cp m3/pairs.tsv.gz m3/mnw.log killed/ && head -c 1000 m3/dist.column.gz > killed/.dist.column.gz.merge &&
+    : > killed/mnw.lock
+out=$("$MNW" merge killed sh3_1 sh3_2 sh3_3 2>&1)
+rc=$?
+check "mnw merge into what a killed merge left: exit 1, says to remove it and merge again (rm -r), no --force" \
+    '[ $rc -eq 1 ] && [[ $out == *"killed: holds what a stopped mnw merge left"*"rm -r killed) and run mnw merge again"* ]] && [[ $out != *--force* ]]' ||
+    echo "#   exit $rc: $out"
+rm -r killed
+"$MNW" merge killed sh3_1 sh3_2 sh3_3 >/dev/null 2>&1
+rc=$?
+check "after rm -r, the merge again: exit 0, the whole run's bytes" '[ $rc -eq 0 ] && for f in $files; do cmp -s killed/$f whole/$f || exit 1; done'
 mkdir empty
 refuse2() { "$MNW" merge empty sh3_1 bad2 sh3_3 >/dev/null 2>&1; }
 check "mnw merge into an empty OUTDIR, failing on the damaged shard mid-copy: OUTDIR stays empty (no lock, no temporary file)" '! refuse2 && [ -d empty ] && [ -z "$(ls -A empty)" ]'

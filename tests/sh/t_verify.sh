@@ -5,6 +5,9 @@
 #    random bytes of the same size: mnw verify exits 1 naming the file and
 #    the byte range, mnw --resume refuses (exit 1) naming the same, and
 #    every file in OUTDIR is byte-identical afterwards;
+#  - 4 bytes appended to an output of a complete run (issue 38): verify
+#    exits 1 naming them and the truncate command that cuts them, --resume
+#    refuses the same way (nothing changed), after the command verify is ok;
 #  - a run stopped by SIGTERM (exit 3): verify says not complete, ok; bytes
 #    appended after the bookmark are named, and the resume cuts them and
 #    ends identical to the uninterrupted run (its checksums continued from
@@ -94,6 +97,24 @@ out=$("$MNW" verify rnd 2>&1); rc=$?
 check "random bytes of the same size: verify exit 1, bytes 0 to 8,191" '[ $rc -eq 1 ] && [[ $out == *"rnd/pairs.tsv.gz: bytes 0 to 8,191 differ"* ]]'
 out=$("$MNW" --resume rnd -t 2 2>&1); rc=$?
 check "and --resume refuses, exit 1" '[ $rc -eq 1 ] && [[ $out == *"rnd/pairs.tsv.gz: bytes 0 to 8,191 differ"* ]] && [ "$(snap rnd)" = "$before" ]'
+
+# --- bytes appended to a complete run (issue 38) ---
+cp -a ref junk
+printf JUNK >> junk/dist.column.gz
+n=$(commas "$(stat -c %s ref/dist.column.gz)")
+before=$(snap junk)
+out=$("$MNW" verify junk 2>&1); rc=$?
+check "4 bytes appended to a complete run: verify exit 1, naming the file, the bytes and the command that cuts them" \
+    '[ $rc -eq 1 ] && [[ $out == *"junk/dist.column.gz: 4 bytes after byte $n, where the complete run ended: mnw did not write them"*"truncate -s $(stat -c %s ref/dist.column.gz) junk/dist.column.gz"* ]] && [[ $out == *"junk/pairs.tsv.gz: ok"* ]]' ||
+    sed 's/^/#   /' <<<"$out"
+out2=$("$MNW" --resume junk -t 2 2>&1); rc=$?
+check "and --resume refuses them too (exit 1, the same command), every file unchanged" \
+    '[ $rc -eq 1 ] && [[ $out2 == *"truncate -s $(stat -c %s ref/dist.column.gz) junk/dist.column.gz"* ]] && [ "$(snap junk)" = "$before" ]' ||
+    sed 's/^/#   /' <<<"$out2"
+cmd=$(grep -o "truncate -s [0-9]* junk/dist.column.gz" <<<"$out" | head -1)
+$cmd
+out=$("$MNW" verify junk 2>&1); rc=$?
+check "after the command it gave ($cmd): verify exit 0" '[ $rc -eq 0 ] && cmp -s junk/dist.column.gz ref/dist.column.gz'
 
 # --- stopped by SIGTERM ---
 "$MNW" -q -i s200.fa -o stop "${opts[@]}" -t 1 --bookmark-every 0.1 >stop.log 2>&1 &
