@@ -402,7 +402,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         }
     }
     snprintf(path, sizeof path, "%s/mnw.log", o->outdir);
-    if (mnw_log_open(path)) return mnw_err_set(e, "%s: cannot create the log file", path);
+    if (mnw_log_open(path, e)) return -1;
     if (rs->lock.advisory)
         LOG_WARN("%s/%s: this file system has no flock (%s): the lock is advisory; make sure no other mnw uses %s",
                  o->outdir, MNW_LOCK_FILE, rs->lock.why, o->outdir);
