@@ -10,7 +10,8 @@
 # at the names it replaces (never writing through it) and refuses the rest;
 # a regular temporary left by a killed run does not block a resume; a link
 # planted during a run makes its next bookmark write fail, victim intact;
-# under mpirun -np 2 the token. The library calls themselves: test_safeio.
+# under mpirun -np 2 the token; mnw merge's lock file (its OUTDIR must be
+# empty but for mnw.lock). The library calls themselves: test_safeio.
 # shellcheck shell=bash disable=SC2016 # check's conditions are evaluated by check
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP" || exit 1
@@ -36,7 +37,7 @@ plant() {
     esac
 }
 KINDS=(symlink fifo dir hardlink)
-said='(is not a regular file \(a (symbolic link|FIFO|directory)\)|has 2 hard links|(a symbolic link|a FIFO|a directory|has 2 hard links).*not mnw.s lock file|a symbolic link; mnw keeps its lock)'
+said='(is not a regular file \(a (symbolic link|FIFO|directory)\)|has [0-9]+ hard links|(a symbolic link|a FIFO|a directory|has [0-9]+ hard links).*not mnw.s lock file|a symbolic link; mnw keeps its lock)'
 
 # an unfinished run (stopped by SIGTERM after its first bookmark), and a finished one
 "$MNW" -i s120.fa -o U -q -t 1 --worklist-size 200 --bookmark-every 0.2 "${ALL[@]}" >u.log 2>&1 &
@@ -50,7 +51,7 @@ timeout 60 "$MNW" -i s60.fa -o F -q -t 1 "${ALL[@]}" >f.log 2>&1
 check "a finished run" '[ $? -eq 0 ] && [ -f F/pairs.tsv.gz ]'
 
 # --- --resume: each kind at each name, refused before anything changes ---
-names=(pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz mnw.bookmark .mnw.bookmark.tmp progress.json
+names=(pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz dist.column mnw.bookmark .mnw.bookmark.tmp progress.json
        .progress.json.tmp progress.log progress.log.tmp mnw.log mnw.token mnw.lock)
 bad=""
 for name in "${names[@]}"; do
@@ -141,11 +142,29 @@ for name in report.html report.html.tmp; do
         fi
     done
 done
-mkdir -p R && plant symlink R/page.html.tmp
+rm -rf C && mkdir -p R && plant symlink R/page.html.tmp
 timeout 20 "$MNW" report F -o R/page.html >out 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -Eq "R/page.html.tmp: $said" out && cmp -s victim victim.orig && [ ! -e R/page.html ] || bad+=" -o(rc $rc: $(head -c 300 out))"
 check "mnw report: each kind at report.html and report.html.tmp, a link at -o FILE.tmp: refused${bad:+:$bad}" '[ -z "$bad" ]'
 timeout 20 "$MNW" report F >out 2>&1
 check "mnw report still writes report.html (exit $?)" '[ -f F/report.html ] && [ ! -e F/report.html.tmp ]'
+
+# --- mnw merge: OUTDIR must be empty but for mnw.lock; each kind at mnw.lock refused ---
+for i in 1 2; do timeout 60 "$MNW" -i s60.fa -o "S$i" -q -t 1 --shard "$i/2" >/dev/null 2>&1; done
+bad=""
+for kind in "${KINDS[@]}"; do
+    rm -rf M && mkdir M && plant "$kind" M/mnw.lock && snap M > before
+    timeout 20 "$MNW" merge M S1 S2 >out 2>&1
+    rc=$?
+    snap M > after
+    if [ $rc -ne 1 ] || ! grep -Eq "M/mnw.lock: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
+        bad+=" $kind(rc $rc: $(head -c 300 out))"
+        cp victim.orig victim
+    fi
+done
+rm -rf M
+timeout 20 "$MNW" merge M S1 S2 >out 2>&1
+rc=$?
+check "mnw merge: each kind at mnw.lock refused, nothing changed; into an empty OUTDIR it merges (exit $rc)${bad:+:$bad}" '[ -z "$bad" ] && [ $rc -eq 0 ] && [ "$(find M -mindepth 1 ! -type f | wc -l)" -eq 0 ]'
 finish
