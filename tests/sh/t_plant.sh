@@ -47,7 +47,7 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 check "an unfinished run to resume (exit $rc after SIGTERM)" '[ $rc -ne 0 ] && [ -f U/mnw.bookmark ] && ! grep -q "^watermark 7140$" U/mnw.bookmark'
-timeout 60 "$MNW" -i s60.fa -o F -q -t 1 "${ALL[@]}" >f.log 2>&1
+timeout -k 2 60 "$MNW" -i s60.fa -o F -q -t 1 "${ALL[@]}" >f.log 2>&1
 check "a finished run" '[ $? -eq 0 ] && [ -f F/pairs.tsv.gz ]'
 
 # --- --resume: each kind at each name, refused before anything changes ---
@@ -57,7 +57,7 @@ bad=""
 for name in "${names[@]}"; do
     for kind in "${KINDS[@]}"; do
         rm -rf C && cp -a U C && plant "$kind" "C/$name" && snap C > before
-        timeout 20 "$MNW" --resume C -q -t 1 >out 2>&1
+        timeout -k 2 10 "$MNW" --resume C -q -t 1 >out 2>&1
         rc=$?
         snap C > after
         if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
@@ -71,7 +71,7 @@ check "--resume: each of 4 kinds at each of ${#names[@]} names refused (exit 1, 
 # a killed run's regular temporaries (one link) do not block a resume
 rm -rf C && cp -a U C
 for t in .mnw.bookmark.tmp .progress.json.tmp progress.log.tmp mnw.token; do echo stale > "C/$t"; done
-timeout 60 "$MNW" --resume C -q -t 1 >out 2>&1
+timeout -k 2 60 "$MNW" --resume C -q -t 1 >out 2>&1
 rc=$?
 check "stale regular temporaries: --resume runs to the end (exit $rc), those of the bookmark and progress.json replaced" '[ $rc -eq 0 ] && grep -q "^watermark 7140$" C/mnw.bookmark && [ ! -e C/.mnw.bookmark.tmp ] && [ ! -e C/.progress.json.tmp ]' || head -5 out
 
@@ -79,7 +79,7 @@ check "stale regular temporaries: --resume runs to the end (exit $rc), those of 
 rm -rf C && cp -a F C
 plant symlink C/pairs.tsv.gz; plant hardlink C/dist.column.gz; plant fifo C/dist.phylip; plant symlink C/mnw.bookmark
 plant hardlink C/progress.json; plant fifo C/progress.log; plant symlink C/mnw.log; plant hardlink C/alignments.paf.gz
-timeout 60 "$MNW" -i s60.fa -o C --force -q -t 1 "${ALL[@]}" >out 2>&1
+timeout -k 2 60 "$MNW" -i s60.fa -o C --force -q -t 1 "${ALL[@]}" >out 2>&1
 rc=$?
 check "--force over links and FIFOs at the names it replaces: runs (exit $rc), victim unchanged, its files regular" \
     '[ $rc -eq 0 ] && cmp -s victim victim.orig && [ "$(find C -mindepth 1 ! -type f | wc -l)" -eq 0 ] && [ "$(find C -type f -links +1 | wc -l)" -eq 0 ] && same_bytes C F' || head -5 out
@@ -88,7 +88,7 @@ for name in pairs.tsv.gz mnw.log .mnw.bookmark.tmp .progress.json.tmp progress.l
     for kind in "${KINDS[@]}"; do
         case $name:$kind in .*.tmp:*|progress.log.tmp:*|mnw.token:*|mnw.lock:*|*:dir) ;; *) continue ;; esac
         rm -rf C && cp -a F C && plant "$kind" "C/$name" && snap C > before
-        timeout 20 "$MNW" -i s60.fa -o C --force -q -t 1 "${ALL[@]}" >out 2>&1
+        timeout -k 2 10 "$MNW" -i s60.fa -o C --force -q -t 1 "${ALL[@]}" >out 2>&1
         rc=$?
         snap C > after
         if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
@@ -118,7 +118,7 @@ cp victim.orig victim
 bad=""
 for kind in "${KINDS[@]}"; do
     rm -rf C && cp -a U C && plant "$kind" C/mnw.token && snap C > before
-    timeout 60 "${MPIRUN[@]}" -np 2 "$MNW" --resume C -q -t 1 >out 2>&1
+    timeout -k 2 60 "${MPIRUN[@]}" -np 2 "$MNW" --resume C -q -t 1 >out 2>&1
     rc=$?
     snap C > after
     if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -Eq "C/mnw.token: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
@@ -133,7 +133,7 @@ bad=""
 for name in report.html report.html.tmp; do
     for kind in "${KINDS[@]}"; do
         rm -rf C && cp -a F C && plant "$kind" "C/$name" && snap C > before
-        timeout 20 "$MNW" report C >out 2>&1
+        timeout -k 2 10 "$MNW" report C >out 2>&1
         rc=$?
         snap C > after
         if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
@@ -143,19 +143,19 @@ for name in report.html report.html.tmp; do
     done
 done
 rm -rf C && mkdir -p R && plant symlink R/page.html.tmp
-timeout 20 "$MNW" report F -o R/page.html >out 2>&1
+timeout -k 2 10 "$MNW" report F -o R/page.html >out 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -Eq "R/page.html.tmp: $said" out && cmp -s victim victim.orig && [ ! -e R/page.html ] || bad+=" -o(rc $rc: $(head -c 300 out))"
 check "mnw report: each kind at report.html and report.html.tmp, a link at -o FILE.tmp: refused${bad:+:$bad}" '[ -z "$bad" ]'
-timeout 20 "$MNW" report F >out 2>&1
+timeout -k 2 10 "$MNW" report F >out 2>&1
 check "mnw report still writes report.html (exit $?)" '[ -f F/report.html ] && [ ! -e F/report.html.tmp ]'
 
 # --- mnw merge: OUTDIR must be empty but for mnw.lock; each kind at mnw.lock refused ---
-for i in 1 2; do timeout 60 "$MNW" -i s60.fa -o "S$i" -q -t 1 --shard "$i/2" >/dev/null 2>&1; done
+for i in 1 2; do timeout -k 2 60 "$MNW" -i s60.fa -o "S$i" -q -t 1 --shard "$i/2" >/dev/null 2>&1; done
 bad=""
 for kind in "${KINDS[@]}"; do
     rm -rf M && mkdir M && plant "$kind" M/mnw.lock && snap M > before
-    timeout 20 "$MNW" merge M S1 S2 >out 2>&1
+    timeout -k 2 10 "$MNW" merge M S1 S2 >out 2>&1
     rc=$?
     snap M > after
     if [ $rc -ne 1 ] || ! grep -Eq "M/mnw.lock: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
@@ -164,7 +164,7 @@ for kind in "${KINDS[@]}"; do
     fi
 done
 rm -rf M
-timeout 20 "$MNW" merge M S1 S2 >out 2>&1
+timeout -k 2 10 "$MNW" merge M S1 S2 >out 2>&1
 rc=$?
 check "mnw merge: each kind at mnw.lock refused, nothing changed; into an empty OUTDIR it merges (exit $rc)${bad:+:$bad}" '[ -z "$bad" ] && [ $rc -eq 0 ] && [ "$(find M -mindepth 1 ! -type f | wc -l)" -eq 0 ]'
 finish
