@@ -16,8 +16,8 @@
 #include "cld/verify.h"
 #include "lib/outdir.h"
 #include "lib/outlock.h"
-#include "lib/safeio.h"
 #include "lib/regfile.h"
+#include "lib/safeio.h"
 #include "lib/shard.h"
 #include "lib/statfmt.h"
 
@@ -240,7 +240,7 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
     /* the log, progress.json, then the bookmark: OUTDIR is a run from here */
     char path[4400], abs[PATH_MAX];
     snprintf(path, sizeof path, "%s/mnw.log", outdir);
-    int lfd = mnw_safe_open(dfd, outdir, "mnw.log", MNW_SAFE_CREATE | MNW_SAFE_TRUNC, NULL, e);
+    int lfd = mnw_safe_open(dfd, outdir, "mnw.log", MNW_SAFE_CREATE | MNW_SAFE_TRUNC | MNW_SAFE_0666, NULL, e);
     int log_made = lfd >= 0;
     FILE *log = lfd < 0 ? NULL : fdopen(lfd, "w");
     if (lfd >= 0 && !log) close(lfd);

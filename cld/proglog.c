@@ -209,14 +209,16 @@ int mnw_proglog_compact(const char *path, mnw_err *e)
     if (!dir[0]) snprintf(dir, sizeof dir, "/");
     snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
     snprintf(tmp, sizeof tmp, "%s.tmp", name);
-    int rc = 0, made = 0;
+    int rc = -1;
     int dfd = mnw_safe_dir(dir, e);
     int fd = dfd < 0 ? -1 : mnw_safe_tmp(dfd, dir, tmp, 0644, e);
-    if (fd < 0) rc = -1;
-    else if ((made = 1), write_all(fd, out.p, out.len)) rc = mnw_err_set(e, "%s.tmp: cannot write: %s", path, strerror(errno));
-    if (fd >= 0 && close(fd) && !rc) rc = mnw_err_set(e, "%s.tmp: cannot write: %s", path, strerror(errno));
-    if (!rc) rc = mnw_safe_rename(dfd, dir, tmp, name, e);
-    if (rc && made) unlinkat(dfd, tmp, 0);
+    if (fd >= 0) {
+        rc = 0;
+        if (write_all(fd, out.p, out.len)) rc = mnw_err_set(e, "%s.tmp: cannot write: %s", path, strerror(errno));
+        if (close(fd) && !rc) rc = mnw_err_set(e, "%s.tmp: cannot write: %s", path, strerror(errno));
+        if (!rc) rc = mnw_safe_rename(dfd, dir, tmp, name, e);
+        if (rc) unlinkat(dfd, tmp, 0); /* the temporary this call made */
+    }
     if (dfd >= 0) close(dfd);
     mnw_buf_free(&out);
     return rc;

@@ -40,7 +40,7 @@ int mnw_log_tty(void) { return log_isatty && log_level >= MNW_LOG_INFO; }
 int mnw_log_open(const char *path, mnw_err *e)
 {
     /* appended to, as a regular file of mnw's own only (lib/safeio.h) */
-    int fd = mnw_safe_open_path(path, MNW_SAFE_CREATE | MNW_SAFE_APPEND, NULL, e);
+    int fd = mnw_safe_open_path(path, MNW_SAFE_CREATE | MNW_SAFE_APPEND | MNW_SAFE_0666, NULL, e);
     if (fd < 0) return -1;
     FILE *f = fdopen(fd, "a");
     if (!f) {

@@ -29,7 +29,7 @@ enum {
     MNW_SAFE_TRUNC = 2,  /* cut it to 0 bytes, after the checks */
     MNW_SAFE_APPEND = 4, /* O_APPEND */
     MNW_SAFE_RDWR = 8,   /* O_RDWR (default O_WRONLY) */
-    MNW_SAFE_0666 = 16   /* create with mode 0666 (the outputs) */
+    MNW_SAFE_0666 = 16   /* create with mode 0666 less the umask (the outputs, mnw.log) */
 };
 
 /* open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC): the descriptor, or -1 with
