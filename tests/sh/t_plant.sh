@@ -6,8 +6,9 @@
 # mnw.lock; report.html and its temporary for mnw report, FILE.tmp for
 # mnw report -o FILE): a --resume (and mnw report) is refused at once with
 # a message naming the file, exit 1, the victim byte-identical, OUTDIR as
-# it was, no hang (every mnw runs under timeout). --force removes what is
-# at the names it replaces (never writing through it) and refuses the rest;
+# it was, no hang (each refused start runs under timeout). --force removes
+# what is at the names it replaces (never writing through it) and refuses
+# the rest;
 # a regular temporary left by a killed run does not block a resume; a link
 # planted during a run makes its next bookmark write fail, victim intact;
 # under mpirun -np 2 the token; mnw merge's lock file (its OUTDIR must be
