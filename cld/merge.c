@@ -19,6 +19,7 @@
 #include "lib/outlock.h"
 #include "lib/output.h"
 #include "lib/regfile.h"
+#include "lib/safeio.h"
 #include "lib/shard.h"
 #include "lib/statfmt.h"
 
@@ -208,13 +209,19 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
         free(sums), free(buf);
         return mnw_err_set(e, "out of memory");
     }
+    /* every file in the directory opened once, none through a planted name (lib/safeio.h) */
+    int dfd = mnw_safe_dir(outdir, e);
+    if (dfd < 0) {
+        free(sums), free(buf);
+        return -1;
+    }
     int made = 0;
     for (int k = 0; k < nout && !rc; k++, made++) {
-        snprintf(tmp[k], sizeof tmp[k], "%s/.%s.merge", outdir, b0->out_name[k]);
+        snprintf(tmp[k], sizeof tmp[k], ".%s.merge", b0->out_name[k]);
         snprintf(dst[k], sizeof dst[k], "%s/%s", outdir, b0->out_name[k]);
-        int fd = open(tmp[k], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = mnw_safe_tmp(dfd, outdir, tmp[k], 0666, e);
         if (fd < 0) {
-            rc = mnw_err_set(e, "%s: cannot create: %s", tmp[k], strerror(errno));
+            rc = -1;
             break;
         }
         mnw_sum_init(&sums[k], MNW_SUM_BLOCK);
@@ -223,17 +230,22 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
         if (close(fd) && !rc) rc = mnw_err_set(e, "%s: close failed: %s", dst[k], strerror(errno));
     }
     free(buf);
-    for (int k = 0; k < nout && !rc; k++)
-        if (rename(tmp[k], dst[k])) rc = mnw_err_set(e, "%s: rename failed: %s", dst[k], strerror(errno));
+    int renamed = 0;
+    for (int k = 0; k < nout && !rc; k++, renamed++) rc = mnw_safe_rename(dfd, outdir, tmp[k], b0->out_name[k], e);
     if (rc) {
-        for (int k = 0; k < made && k < nout; k++) unlink(tmp[k]), unlink(dst[k]);
+        for (int k = 0; k < made && k < nout; k++) unlinkat(dfd, tmp[k], 0);
+        for (int k = 0; k < renamed; k++) unlinkat(dfd, b0->out_name[k], 0);
+        close(dfd);
         free(sums);
         return -1;
     }
     /* the log, progress.json, then the bookmark: OUTDIR is a run from here */
     char path[4400], abs[PATH_MAX];
     snprintf(path, sizeof path, "%s/mnw.log", outdir);
-    FILE *log = fopen(path, "w");
+    int lfd = mnw_safe_open(dfd, outdir, "mnw.log", MNW_SAFE_CREATE | MNW_SAFE_TRUNC | MNW_SAFE_0666, NULL, e);
+    int log_made = lfd >= 0;
+    FILE *log = lfd < 0 ? NULL : fdopen(lfd, "w");
+    if (lfd >= 0 && !log) close(lfd);
     if (log) {
         time_t now = time(NULL);
         char when[32];
@@ -252,7 +264,7 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
                 (unsigned long long)b0->pairs, mnw_progress_now() - t0);
         if (fclose(log)) rc = mnw_err_set(e, "%s: write failed", path);
     } else {
-        rc = mnw_err_set(e, "%s: cannot create: %s", path, strerror(errno));
+        rc = lfd < 0 ? -1 : mnw_err_set(e, "%s: cannot create: %s", path, strerror(errno));
     }
     mnw_progress p;
     mnw_progress_init(&p, 0);
@@ -278,13 +290,12 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
     if (!rc) rc = mnw_bookmark_write(outdir, &bm, e);
     mnw_bookmark_free(&bm);
     free(sums);
-    if (rc) { /* not a run: take everything back */
-        for (int k = 0; k < nout; k++) unlink(dst[k]);
-        snprintf(path, sizeof path, "%s/mnw.log", outdir);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/%s", outdir, MNW_PROGRESS_FILE);
-        unlink(path);
+    if (rc) { /* not a run: take everything back (what this merge made, none of what was planted) */
+        for (int k = 0; k < nout; k++) unlinkat(dfd, b0->out_name[k], 0);
+        if (log_made) unlinkat(dfd, "mnw.log", 0);
+        if (mnw_safe_probe(dfd, outdir, MNW_PROGRESS_FILE, &(mnw_err){0}) == 0) unlinkat(dfd, MNW_PROGRESS_FILE, 0);
     }
+    close(dfd);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "lib/buf.h"
 #include "lib/json.h"
 #include "lib/runfile.h"
+#include "lib/safeio.h"
 
 void mnw_proglog_init(mnw_proglog *l, const char *dir)
 {
@@ -102,10 +103,11 @@ int mnw_proglog_add(mnw_proglog *l, const mnw_progress *p, int force, mnw_err *e
     snprintf(l->state, sizeof l->state, "%s", p->state);
     mnw_buf b;
     mnw_buf_init(&b);
-    int fd = open(l->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    /* a regular file of mnw's own: no link followed, no FIFO waited on */
+    int fd = mnw_safe_open_path(l->path, MNW_SAFE_RDWR | MNW_SAFE_CREATE | MNW_SAFE_APPEND, NULL, e);
     int rc = 1;
     if (fd < 0) {
-        rc = mnw_err_set(e, "%s: cannot open: %s", l->path, strerror(errno));
+        rc = -1;
     } else {
         struct stat st;
         char last = '\n';
@@ -195,15 +197,24 @@ int mnw_proglog_compact(const char *path, mnw_err *e)
     free(start);
     free(len);
     mnw_buf_free(&all);
-    char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int rc = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) rc = mnw_err_set(e, "%s: cannot write: %s", tmp, strerror(errno));
-    else if (write_all(fd, out.p, out.len)) rc = mnw_err_set(e, "%s: cannot write: %s", tmp, strerror(errno));
-    if (fd >= 0 && close(fd) && !rc) rc = mnw_err_set(e, "%s: cannot write: %s", tmp, strerror(errno));
-    if (!rc && rename(tmp, path)) rc = mnw_err_set(e, "%s: cannot replace: %s", path, strerror(errno));
-    if (rc) unlink(tmp);
+    /* NAME.tmp beside it, created exclusively (lib/safeio.h), renamed over it */
+    char dir[4300], name[4300], tmp[4400];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (!dir[0]) snprintf(dir, sizeof dir, "/");
+    snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", name);
+    int rc = -1;
+    int dfd = mnw_safe_dir(dir, e);
+    int fd = dfd < 0 ? -1 : mnw_safe_tmp(dfd, dir, tmp, 0644, e);
+    if (fd >= 0) {
+        rc = 0;
+        if (write_all(fd, out.p, out.len)) rc = mnw_err_set(e, "%s.tmp: cannot write: %s", path, strerror(errno));
+        if (close(fd) && !rc) rc = mnw_err_set(e, "%s.tmp: cannot write: %s", path, strerror(errno));
+        if (!rc) rc = mnw_safe_rename(dfd, dir, tmp, name, e);
+        if (rc) unlinkat(dfd, tmp, 0); /* the temporary this call made */
+    }
+    if (dfd >= 0) close(dfd);
     mnw_buf_free(&out);
     return rc;
 }

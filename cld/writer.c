@@ -1,6 +1,6 @@
 /* writer.c - see writer.h. */
 #include "cld/writer.h"
-#include "lib/regfile.h"
+#include "lib/safeio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,19 +19,18 @@ static int set_paths(mnw_writer *w, const char *outdir, int o, mnw_err *e)
     return 0;
 }
 
-/* Opens output o with flags (O_CREAT|O_TRUNC for a new run) for appending:
- * a regular file only (never blocks on a FIFO); records its identity. */
+/* Opens output o (MNW_SAFE_CREATE|MNW_SAFE_TRUNC for a new run) for
+ * appending: a regular file with one link only, never a link followed or a
+ * FIFO waited on (lib/safeio.h); records its identity. */
 static int open_out(mnw_writer *w, int o, int flags, mnw_err *e)
 {
     const char *path = w->path[o];
     struct stat st;
-    /* O_TRUNC must not reach a FIFO or device: look before opening */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return mnw_err_set(e, "%s: is not a regular file (%s)", path, mnw_file_kind(st.st_mode));
-    int fd = mnw_open_regular(path, O_WRONLY | O_APPEND | flags, 0666, &st, e);
-    if (fd == -2) return -1;
-    if (fd < 0)
-        return mnw_err_set(e, "%s: cannot %s: %s", path, (flags & O_CREAT) ? "create" : "open", strerror(errno));
+    int dfd = mnw_safe_dir(w->outdir, e);
+    if (dfd < 0) return -1;
+    int fd = mnw_safe_open(dfd, w->outdir, mnw_out_name[o], MNW_SAFE_APPEND | MNW_SAFE_0666 | flags, &st, e);
+    close(dfd);
+    if (fd < 0) return -1;
     w->dev[o] = st.st_dev;
     w->ino[o] = st.st_ino;
     w->f[o] = fdopen(fd, "ab");
@@ -63,7 +62,7 @@ int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, in
         if (set_paths(w, outdir, o, e)) return -1;
         w->enabled[o] = 1;
         mnw_sum_init(&w->sum[o], block);
-        if (open_out(w, o, O_CREAT | O_TRUNC, e)) return -1;
+        if (open_out(w, o, MNW_SAFE_CREATE | MNW_SAFE_TRUNC, e)) return -1;
         mnw_buf head, gz;
         mnw_buf_init(&head);
         mnw_buf_init(&gz);
@@ -108,7 +107,7 @@ int mnw_writer_reopen(mnw_writer *w, const char *outdir, const mnw_outspec *sp, 
         if (bm.out_sum[k]) {
             w->sum[o] = *bm.out_sum[k];
         } else { /* a version-1 bookmark: the one read of the kept bytes */
-            int fd = open(w->path[o], O_RDONLY | O_CLOEXEC);
+            int fd = open(w->path[o], O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
             if (fd < 0) {
                 rc = mnw_err_set(e, "%s: cannot read: %s", w->path[o], strerror(errno));
                 break;

@@ -1,6 +1,7 @@
 /* log.c - see log.h. */
 #include "lib/log.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/safeio.h"
 #include "lib/util.h"
 
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -35,10 +37,17 @@ void mnw_log_set_thread(const char *name) { snprintf(log_thread, sizeof log_thre
 
 int mnw_log_tty(void) { return log_isatty && log_level >= MNW_LOG_INFO; }
 
-int mnw_log_open(const char *path)
+int mnw_log_open(const char *path, mnw_err *e)
 {
-    FILE *f = fopen(path, "a");
-    if (!f) return -1;
+    /* appended to, as a regular file of mnw's own only (lib/safeio.h) */
+    int fd = mnw_safe_open_path(path, MNW_SAFE_CREATE | MNW_SAFE_APPEND | MNW_SAFE_0666, NULL, e);
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "a");
+    if (!f) {
+        int er = errno;
+        close(fd);
+        return mnw_err_set(e, "%s: cannot open: %s", path, strerror(er));
+    }
     CHECK_PT(pthread_mutex_lock(&log_mu));
     log_file = f;
     CHECK_PT(pthread_mutex_unlock(&log_mu));

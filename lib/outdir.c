@@ -2,9 +2,11 @@
 #include "lib/outdir.h"
 
 #include "lib/outlock.h"
+#include "lib/safeio.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -70,6 +72,24 @@ int mnw_outdir_check(const char *dir, int force, mnw_err *e)
         if (!strcmp(p, ".") || !strcmp(p, "/")) break;
     }
     free(p);
+    return rc;
+}
+
+int mnw_outdir_check_names(const char *dir, const char *const *names, const int *replaced, int n, mnw_err *e)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) return 0; /* no OUTDIR yet, or not a directory: mnw_outdir_check says */
+    int rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        struct stat st;
+        if (replaced && replaced[k]) {
+            if (fstatat(dfd, names[k], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+                rc = mnw_safe_check(dir, names[k], &st, e);
+        } else {
+            rc = mnw_safe_probe(dfd, dir, names[k], e);
+        }
+    }
+    close(dfd);
     return rc;
 }
 

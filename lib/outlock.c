@@ -31,11 +31,18 @@ static int open_lock(const char *dir, int create, mnw_err *e)
     int fd = mnw_open_regular(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW, 0644, &sb, e);
     if (fd == -2) fd = mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, mnw_file_kind(sb.st_mode));
     else if (fd < 0) {
-        if ((errno == ENOENT || errno == ENOTDIR) && !create) fd = -2; /* no OUTDIR or not a directory: checked later */
-        else if (errno == ELOOP)
+        int er = errno;
+        if ((er == ENOENT || er == ENOTDIR) && !create) fd = -2; /* no OUTDIR or not a directory: checked later */
+        else if (er == ELOOP)
             fd = mnw_err_set(e, "%s: a symbolic link; mnw keeps its lock in a regular file there (remove the link)",
                              path);
-        else fd = mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(errno));
+        else if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* a directory (EISDIR), a FIFO, ... */
+            fd = mnw_err_set(e, "%s: %s, not mnw's lock file (remove it)", path, mnw_file_kind(sb.st_mode));
+        else fd = mnw_err_set(e, "%s: cannot open the lock file: %s", path, strerror(er));
+    } else if (sb.st_nlink != 1) { /* the holder's lines would overwrite the file another name shares */
+        close(fd);
+        fd = mnw_err_set(e, "%s: has %lu hard links (another name shares the file), not mnw's lock file (remove it)",
+                         path, (unsigned long)sb.st_nlink);
     }
     free(path);
     return fd;

@@ -14,6 +14,7 @@
 
 #include "lib/log.h"
 #include "lib/mpiw.h"
+#include "lib/safeio.h"
 #include "lib/sum.h"
 
 #define JOIN_MSG MNW_ERR_MAX /* one rank's start report */
@@ -40,8 +41,11 @@ static int put_token(join_head *h, mnw_err *e)
     char path[PATH_MAX + 32];
     snprintf(h->token, sizeof h->token, "mnw %s %ld %.0f", mnw_mpi_host(), (long)getpid(), mnw_now() * 1e6);
     snprintf(path, sizeof path, "%s/%s", h->dir, MNW_NLDOUT_TOKEN);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return mnw_err_set(e, "%s: cannot create: %s", path, strerror(errno));
+    /* created anew (a killed run's regular one removed); a link, FIFO, ... refused (lib/safeio.h) */
+    int dfd = mnw_safe_dir(h->dir, e);
+    int fd = dfd < 0 ? -1 : mnw_safe_tmp(dfd, h->dir, MNW_NLDOUT_TOKEN, 0644, e);
+    if (dfd >= 0) close(dfd);
+    if (fd < 0) return -1;
     size_t n = strlen(h->token);
     int bad = write(fd, h->token, n) != (ssize_t)n;
     if (close(fd) || bad) return mnw_err_set(e, "%s: cannot write: %s", path, strerror(errno));

@@ -312,6 +312,25 @@ static int recheck(const mnw_opts *o, const run_start *rs, mnw_err *e)
     return 0;
 }
 
+/* Before a --resume or --force start changes anything: nothing planted at
+ * the names of mnw's files in OUTDIR (a symbolic link, FIFO, directory,
+ * device, or a hard link to a file elsewhere); --force removes what is at
+ * the names it replaces (a link, never followed), a directory excepted. */
+static int check_planted(const mnw_opts *o, mnw_err *e)
+{
+    const char *names[MNW_NOUT + 10];
+    int replaced[MNW_NOUT + 10], n = 0;
+    for (int k = 0; k < MNW_NOUT; k++) replaced[n] = 1, names[n++] = mnw_out_name[k];
+    static const char *const kept[] = {MNW_BOOKMARK_FILE, MNW_PROGRESS_FILE, MNW_PROGLOG_FILE, "mnw.log"};
+    static const char *const temps[] = {"." MNW_BOOKMARK_FILE ".tmp", "." MNW_PROGRESS_FILE ".tmp",
+                                        MNW_PROGLOG_FILE ".tmp", MNW_NLDOUT_TOKEN};
+    for (int k = 0; k < 4; k++) replaced[n] = 1, names[n++] = kept[k];
+    for (int k = 0; k < 4; k++) replaced[n] = 0, names[n++] = temps[k];
+    if (!o->force)
+        for (int k = 0; k < n; k++) replaced[k] = 0;
+    return mnw_outdir_check_names(o->outdir, names, replaced, n, e);
+}
+
 /* Rank 0, before anything is shared. Every check comes first, and changes
  * nothing: a live mnw on OUTDIR (its lock), OUTDIR (or its bookmark and
  * outputs), the input, this run's bookmark. Then the changes: OUTDIR
@@ -323,6 +342,7 @@ static int recheck(const mnw_opts *o, const run_start *rs, mnw_err *e)
 static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *rs, mnw_err *e)
 {
     if (mnw_outlock_probe(o->outdir, e)) return -1; /* refused at once */
+    if ((o->resume || o->force) && check_planted(o, e)) return -1;
     if (o->resume) {
         int r = resume_settings(o, rs, e);
         if (r) return r;
@@ -399,7 +419,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         }
     }
     snprintf(path, sizeof path, "%s/mnw.log", o->outdir);
-    if (mnw_log_open(path)) return mnw_err_set(e, "%s: cannot create the log file", path);
+    if (mnw_log_open(path, e)) return -1;
     if (rs->lock.advisory)
         LOG_WARN("%s/%s: this file system has no flock (%s): the lock is advisory; make sure no other mnw uses %s",
                  o->outdir, MNW_LOCK_FILE, rs->lock.why, o->outdir);

@@ -19,6 +19,7 @@
 #include "cld/bookmark.h"
 #include "cld/progress.h"
 #include "cld/proglog.h"
+#include "lib/afile.h"
 #include "lib/buf.h"
 #include "lib/json.h"
 #include "lib/runfile.h"
@@ -654,16 +655,19 @@ int mnw_report_main(int argc, char **argv)
     /* the report whole, or none */
     snprintf(def, sizeof def, "%s/report.html", outdir);
     if (!out) out = def;
-    char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    FILE *f = fopen(tmp, "we");
+    /* through FILE.tmp, created exclusively; nothing planted at either name written through (lib/safeio.h) */
+    char dir[4300], name[4300], tmp[4400];
+    const char *slash = strrchr(out, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
+    if (!dir[0]) snprintf(dir, sizeof dir, "/");
+    snprintf(name, sizeof name, "%s", slash ? slash + 1 : out);
+    snprintf(tmp, sizeof tmp, "%s.tmp", name);
+    mnw_err we;
     rc = 0;
-    if (!f || fwrite(b.p, 1, b.len, f) != b.len) rc = 1;
-    if (f && fclose(f)) rc = 1;
-    if (!rc && rename(tmp, out)) rc = 1;
+    if (!name[0]) MNW_IGNORE(mnw_err_set(&we, "%s: not a file name", out));
+    if (!name[0] || mnw_afile_replace_via(dir, name, tmp, b.p, b.len, 0, NULL, &we)) rc = 1;
     if (rc) {
-        fprintf(stderr, "mnw report: %s: cannot write: %s\n", out, strerror(errno));
-        unlink(tmp);
+        fprintf(stderr, "mnw report: cannot write %s: %s\n", out, we.msg);
     } else {
         printf("mnw report: %s (%llu pairs read in %.1f s by %d thread%s)\n", out, (unsigned long long)s.pairs, t_scan,
                s.threads, s.threads == 1 ? "" : "s");
