@@ -189,7 +189,14 @@ static int open_node(nld_node *n, const mnw_nld_cfg *cfg, mnw_err *e)
     }
     if (cfg->ngpus > 0) {
         st->gpu_active = 1;
-        n->gpu = mnw_nld_gpu_start(st);
+        n->gpu = mnw_nld_gpu_start(st, e);
+        if (!n->gpu) { /* out of memory: the trace-back thread is joined by close_node */
+            CHECK_PT(pthread_mutex_lock(&st->mu));
+            st->gpu_active = 0;
+            mnw_nld_stop_locked(st);
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            return -2;
+        }
     }
     n->th = mnw_xcalloc((size_t)cfg->workers, sizeof *n->th);
     n->args = mnw_xcalloc((size_t)cfg->workers, sizeof *n->args);

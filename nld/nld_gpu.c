@@ -352,7 +352,9 @@ static void *gpu_main(void *p)
     return NULL;
 }
 
-nld_gpu *mnw_nld_gpu_start(nld_state *st)
+static void gpu_free(nld_gpu *G);
+
+nld_gpu *mnw_nld_gpu_start(nld_state *st, mnw_err *e)
 {
     nld_gpu *G = mnw_xcalloc(1, sizeof *G);
     G->st = st;
@@ -361,13 +363,25 @@ nld_gpu *mnw_nld_gpu_start(nld_state *st)
     for (int k = 0; k < G->ndev; k++) G->dev[k].id = st->cfg->gpu_ids[k];
     G->ws = mnw_cpu_ws_new();
     for (int o = 0; o < MNW_NOUT; o++) mnw_buf_init(&G->text[o]);
-    CHECK_PT(pthread_create(&G->th, NULL, gpu_main, G));
+    int rc = pthread_create(&G->th, NULL, gpu_main, G);
+    if (rc) {
+        mnw_err_thread(e, "the GPU dispatcher thread", rc);
+        gpu_free(G);
+        return NULL;
+    }
     return G;
 }
 
 void mnw_nld_gpu_join(nld_gpu *G)
 {
     CHECK_PT(pthread_join(G->th, NULL));
+    gpu_free(G);
+}
+
+/* what mnw_nld_gpu_start allocated and the thread left: devices, lists,
+ * buffers; G itself */
+static void gpu_free(nld_gpu *G)
+{
     for (int k = 0; k < G->ndev; k++) {
         gdev *d = &G->dev[k];
         if (d->filling) {

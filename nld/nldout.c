@@ -150,7 +150,7 @@ int mnw_nldout_join(mnw_nldout *w, const char *outdir, const int enabled[MNW_NOU
         return -1;
     }
     char mine[JOIN_MSG] = "";
-    if (see_and_open(w, h, &e0)) snprintf(mine, sizeof mine, "%s: %.900s", w->who, e0.msg);
+    if (see_and_open(w, h, &e0)) mnw_fmt_fit(mine, sizeof mine, "%s: %s", w->who, e0.msg);
     char *all = rank == 0 ? mnw_xcalloc((size_t)size, JOIN_MSG) : NULL;
     CHECK_MPI(MPI_Gather(mine, JOIN_MSG, MPI_CHAR, all, JOIN_MSG, MPI_CHAR, 0, MPI_COMM_WORLD));
     int32_t bad = -1; /* the first rank that failed */

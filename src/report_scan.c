@@ -310,8 +310,11 @@ static void run_round(part *parts, int n, int round)
     int *started = mnw_xcalloc((size_t)n, sizeof *started);
     for (int k = 1; k < n; k++)
         if (round == 1 || parts[k].start < parts[k].limit) {
-            CHECK_PT(pthread_create(&tid[k], NULL, round == 1 ? find_first : read_members, &parts[k]));
-            started[k] = 1;
+            void *(*fn)(void *) = round == 1 ? find_first : read_members;
+            /* a thread that cannot start (out of memory, ulimit -u): its
+             * part is read here, after the others started; same figures */
+            started[k] = pthread_create(&tid[k], NULL, fn, &parts[k]) == 0;
+            if (!started[k]) fn(&parts[k]);
         }
     if (round == 2 && parts[0].start < parts[0].limit) read_members(&parts[0]);
     for (int k = 1; k < n; k++)

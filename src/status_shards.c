@@ -69,7 +69,7 @@ static void look(const char *parent, const char *name, uint32_t index, uint32_t 
             const char *v = mnw_bookmark_get(&bm, "shard");
             char sh[32];
             if (!v || strcmp(v, want)) {
-                snprintf(r->err, sizeof r->err, "%.900s: the run there is shard %s, not %s: not this run's shard", path,
+                mnw_fmt_fit(r->err, sizeof r->err, "%s: the run there is shard %s, not %s: not this run's shard", path,
                          v ? v : "none", want);
             } else {
                 b_ok = 1;
