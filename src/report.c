@@ -499,14 +499,16 @@ int mnw_report_main(int argc, char **argv)
         mnw_bookmark_free(&bm);
         return 1;
     }
-    if (!out) {
-        snprintf(def, sizeof def, "%s/report.html", outdir);
-        out = def;
-    }
-    if (check_out(out, outdir, mnw_bookmark_get(&bm, "input"), &e)) {
+    /* -o is checked against the run; the default name is the run's own
+     * page, whose write refuses whatever stands there (exit 1) */
+    if (out && check_out(out, outdir, mnw_bookmark_get(&bm, "input"), &e)) {
         fprintf(stderr, "mnw report: %s\n", e.msg);
         mnw_bookmark_free(&bm);
         return 2;
+    }
+    if (!out) {
+        snprintf(def, sizeof def, "%s/report.html", outdir);
+        out = def;
     }
     const int have_pairs = (mask & (1 << MNW_OUT_PAIRS)) != 0;
     const int complete = bm.watermark == k1;
