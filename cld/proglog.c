@@ -198,12 +198,10 @@ int mnw_proglog_compact(const char *path, mnw_err *e)
     free(len);
     mnw_buf_free(&all);
     /* NAME.tmp beside it, created exclusively (lib/safeio.h), renamed over it */
-    char dir[4300], name[4300], tmp[4400];
-    const char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    if (!dir[0]) snprintf(dir, sizeof dir, "/");
-    snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", name);
+    const char *name;
+    char *dir = mnw_safe_split(path, &name);
+    char *tmp = mnw_xmalloc(strlen(name) + 5);
+    sprintf(tmp, "%s.tmp", name);
     int rc = -1;
     int dfd = mnw_safe_dir(dir, e);
     int fd = dfd < 0 ? -1 : mnw_safe_tmp(dfd, dir, tmp, 0644, e);
@@ -215,6 +213,8 @@ int mnw_proglog_compact(const char *path, mnw_err *e)
         if (rc) unlinkat(dfd, tmp, 0); /* the temporary this call made */
     }
     if (dfd >= 0) close(dfd);
+    free(tmp);
+    free(dir);
     mnw_buf_free(&out);
     return rc;
 }

@@ -84,25 +84,32 @@ int mnw_safe_open(int dfd, const char *dir, const char *name, int flags, struct 
     return fd;
 }
 
-int mnw_safe_open_path(const char *path, int flags, struct stat *st, mnw_err *e)
+char *mnw_safe_split(const char *path, const char **name)
 {
     char *dir = mnw_xstrdup(path);
     char *slash = strrchr(dir, '/');
-    const char *name = path;
+    *name = path;
     if (!slash) {
         strcpy(dir, ".");
     } else {
-        name = path + (slash - dir) + 1;
+        *name = path + (slash - dir) + 1;
         if (slash == dir) slash[1] = 0;
         else *slash = 0;
     }
+    return dir;
+}
+
+int mnw_safe_open_path(const char *path, int flags, struct stat *st, mnw_err *e)
+{
+    const char *name;
+    char *dir = mnw_safe_split(path, &name);
     int rc = -1;
     if (!*name) {
         mnw_err_set(e, "%s: not a file name", path);
     } else {
         int dfd = mnw_safe_dir(dir, e);
         if (dfd >= 0) {
-            rc = mnw_safe_open(dfd, slash ? dir : ".", name, flags, st, e);
+            rc = mnw_safe_open(dfd, dir, name, flags, st, e);
             int er = errno;
             close(dfd);
             errno = er;

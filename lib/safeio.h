@@ -47,6 +47,10 @@ int mnw_safe_probe(int dfd, const char *dir, const char *name, mnw_err *e) MNW_M
  * missing file without MNW_SAFE_CREATE: "cannot open: No such file ...",
  * errno ENOENT). */
 int mnw_safe_open(int dfd, const char *dir, const char *name, int flags, struct stat *st, mnw_err *e) MNW_MUST_CHECK;
+/* The directory part of path, allocated (caller frees): "." without a
+ * '/', "/" for "/NAME"; *name points at the last component inside path
+ * ("" when path ends in '/'). */
+char *mnw_safe_split(const char *path, const char **name) MNW_ALLOC;
 /* mnw_safe_open of a whole path (its directory opened for the call). */
 int mnw_safe_open_path(const char *path, int flags, struct stat *st, mnw_err *e) MNW_MUST_CHECK;
 /* Creates the temporary dir/name (O_WRONLY, mode: 0644 or 0666 less the

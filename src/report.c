@@ -23,6 +23,7 @@
 #include "lib/buf.h"
 #include "lib/json.h"
 #include "lib/runfile.h"
+#include "lib/safeio.h"
 #include "lib/svg.h"
 #include "lib/output.h"
 #include "src/report_scan.h"
@@ -655,15 +656,11 @@ int mnw_report_main(int argc, char **argv)
                               h.bad == 1 ? "" : "s", h.bad == 1 ? "is" : "are");
     mnw_buf_puts(&b, ").</p>\n</body></html>\n");
     /* the report whole, or none */
-    snprintf(def, sizeof def, "%s/report.html", outdir);
-    if (!out) out = def;
     /* through FILE.tmp, created exclusively; nothing planted at either name written through (lib/safeio.h) */
-    char dir[4300], name[4300], tmp[4400];
-    const char *slash = strrchr(out, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
-    if (!dir[0]) snprintf(dir, sizeof dir, "/");
-    snprintf(name, sizeof name, "%s", slash ? slash + 1 : out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", name);
+    const char *name;
+    char *dir = mnw_safe_split(out, &name);
+    char *tmp = mnw_xmalloc(strlen(name) + 5);
+    sprintf(tmp, "%s.tmp", name);
     mnw_err we;
     rc = 0;
     if (!name[0]) MNW_IGNORE(mnw_err_set(&we, "%s: not a file name", out));
@@ -674,6 +671,8 @@ int mnw_report_main(int argc, char **argv)
         printf("mnw report: %s (%llu pairs read in %.1f s by %d thread%s)\n", out, (unsigned long long)s.pairs, t_scan,
                s.threads, s.threads == 1 ? "" : "s");
     }
+    free(tmp);
+    free(dir);
     mnw_buf_free(&b);
     mnw_scan_free(&s);
     mnw_bookmark_free(&bm);

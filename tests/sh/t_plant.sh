@@ -52,19 +52,27 @@ timeout -k 2 60 "$MNW" -i s60.fa -o F -q -t 1 "${ALL[@]}" >f.log 2>&1
 check "a finished run" '[ $? -eq 0 ] && [ -f F/pairs.tsv.gz ]'
 
 # --- --resume: each kind at each name, refused before anything changes ---
+# refused SRC NAME KIND MNW-ARGS... : OUTDIR C, a copy of SRC with KIND
+# planted at NAME, given to mnw MNW-ARGS: refused (exit 1, the message
+# names C/NAME), the victim and C unchanged; else a word added to $bad
+refused() {
+    local src=$1 name=$2 kind=$3 rc
+    shift 3
+    rm -rf C && cp -a "$src" C && plant "$kind" "C/$name" && snap C > before
+    timeout -k 2 10 "$MNW" "$@" >out 2>&1
+    rc=$?
+    snap C > after
+    if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
+        bad+=" $name:$kind(rc $rc: $(head -c 300 out))"
+        cp victim.orig victim
+    fi
+}
 names=(pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz dist.column mnw.bookmark .mnw.bookmark.tmp progress.json
        .progress.json.tmp progress.log progress.log.tmp mnw.log mnw.token mnw.lock)
 bad=""
 for name in "${names[@]}"; do
     for kind in "${KINDS[@]}"; do
-        rm -rf C && cp -a U C && plant "$kind" "C/$name" && snap C > before
-        timeout -k 2 10 "$MNW" --resume C -q -t 1 >out 2>&1
-        rc=$?
-        snap C > after
-        if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
-            bad+=" $name:$kind(rc $rc: $(head -c 300 out))"
-            cp victim.orig victim
-        fi
+        refused U "$name" "$kind" --resume C -q -t 1
     done
 done
 check "--resume: each of 4 kinds at each of ${#names[@]} names refused (exit 1, the message names it, victim and OUTDIR unchanged)${bad:+:$bad}" '[ -z "$bad" ]'
@@ -88,14 +96,7 @@ bad=""
 for name in pairs.tsv.gz mnw.log .mnw.bookmark.tmp .progress.json.tmp progress.log.tmp mnw.token mnw.lock; do
     for kind in "${KINDS[@]}"; do
         case $name:$kind in .*.tmp:*|progress.log.tmp:*|mnw.token:*|mnw.lock:*|*:dir) ;; *) continue ;; esac
-        rm -rf C && cp -a F C && plant "$kind" "C/$name" && snap C > before
-        timeout -k 2 10 "$MNW" -i s60.fa -o C --force -q -t 1 "${ALL[@]}" >out 2>&1
-        rc=$?
-        snap C > after
-        if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
-            bad+=" $name:$kind(rc $rc: $(head -c 300 out))"
-            cp victim.orig victim
-        fi
+        refused F "$name" "$kind" -i s60.fa -o C --force -q -t 1 "${ALL[@]}"
     done
 done
 check "--force: a directory at a replaced name, and each kind at a temporary, the token, the lock: refused, nothing changed${bad:+:$bad}" '[ -z "$bad" ]'
@@ -133,14 +134,7 @@ check "mpirun -np 2: each kind at mnw.token refused, nothing changed${bad:+:$bad
 bad=""
 for name in report.html report.html.tmp; do
     for kind in "${KINDS[@]}"; do
-        rm -rf C && cp -a F C && plant "$kind" "C/$name" && snap C > before
-        timeout -k 2 10 "$MNW" report C >out 2>&1
-        rc=$?
-        snap C > after
-        if [ $rc -ne 1 ] || ! grep -Eq "C/$name: $said" out || ! cmp -s victim victim.orig || ! cmp -s before after; then
-            bad+=" $name:$kind(rc $rc: $(head -c 300 out))"
-            cp victim.orig victim
-        fi
+        refused F "$name" "$kind" report C
     done
 done
 rm -rf C && mkdir -p R && plant symlink R/page.html.tmp
