@@ -77,7 +77,7 @@ refuse "zero CPUs" "--cpus-per-task '0' is not a positive number" -i a.fa -o new
 refuse "bad launcher" "--launcher 'ssh'" -i a.fa -o new -N 2 --launcher ssh
 refuse "unknown option" "unknown option '--bogus'" -i a.fa -o new --bogus
 refuse "same name twice in an array" "two inputs are named 'a'" --array -o base2 a.fa "$TMP/a.fa"
-refuse "white space in OUTDIR" "a path with white space" -i a.fa -o "new dir"
+refuse "white space in OUTDIR" "an #SBATCH line cannot hold white space" -i a.fa -o "new dir"
 refuse "no mnw" "--mnw '/nonexistent' is not an executable" -i a.fa -o new --mnw /nonexistent
 
 # --resume of a run with a bookmark (any run has one: 20 genes will do)
