@@ -191,7 +191,7 @@ for ((k = 1; k <= cases; k++)); do
     args+=(-- "${words[@]}")
     before=$(tree)
     if ((RANDOM % 2)); then loc=C.UTF-8; else loc=C; fi
-    LC_ALL=$loc "$SUB" "${args[@]}" >sub.out 2>sub.err
+    LC_ALL=$loc timeout 20 "$SUB" "${args[@]}" </dev/null >sub.out 2>sub.err
     rc=$?
     if [ "$accept" = 0 ]; then
         refused=$((refused + 1))
@@ -215,13 +215,13 @@ for ((k = 1; k <= cases; k++)); do
     case $kind in
     array)
         for i in "${!inputs[@]}"; do
-            LC_ALL=$loc SLURM_JOB_ID=7 SLURM_ARRAY_JOB_ID=7 SLURM_ARRAY_TASK_ID=$i bash "$script" >run.out 2>&1
+            LC_ALL=$loc SLURM_JOB_ID=7 SLURM_ARRAY_JOB_ID=7 SLURM_ARRAY_TASK_ID=$i timeout 20 bash "$script" </dev/null >run.out 2>&1
             b=${inputs[i]%.fa}
             want "want.$i" "$mnw" -i "$PWD/${inputs[i]}" -o "$PWD/$out/$b" "${words[@]}"
             wants+=("want.$i")
         done ;;
     *)
-        LC_ALL=$loc SLURM_JOB_ID=7 SLURM_HET_SIZE=2 bash "$script" >run.out 2>&1
+        LC_ALL=$loc SLURM_JOB_ID=7 SLURM_HET_SIZE=2 timeout 20 bash "$script" </dev/null >run.out 2>&1
         cmd=("$mnw" -i "$PWD/${inputs[0]}" -o "$PWD/$out" "${words[@]}")
         case $kind in
         one) want want.0 "${cmd[@]}" ;;
@@ -262,7 +262,7 @@ for ((k = 1; k <= cases; k++)); do
     if ((RANDOM % 3)); then pick out P P.2 é; else rname out 6; fi
     args=(--dry-run --mnw "$mnw" --shards 2 -i "$in" -o "$out" -- "${words[@]}")
     before=$(tree)
-    "$SUB" "${args[@]}" >sub.out 2>sub.err
+    timeout 20 "$SUB" "${args[@]}" </dev/null >sub.out 2>sub.err
     rc=$?
     if ! ok_path "$PWD/$out"; then
         [ "$rc" -eq 2 ] && [ "$(tree)" = "$before" ] || fail "-o: not refused as it should be"
@@ -273,8 +273,8 @@ for ((k = 1; k <= cases; k++)); do
     P=$PWD/$out
     run_all() { # the two tasks and the merge, as Slurm would; the calls they should make
         clean_calls
-        for i in 1 2; do SLURM_ARRAY_JOB_ID=7 SLURM_ARRAY_TASK_ID=$i bash "$P/mnw-shards.sbatch" >"run$i.out" 2>&1; done
-        SLURM_JOB_ID=8 bash "$P/mnw-merge.sbatch" >run3.out 2>&1
+        for i in 1 2; do SLURM_ARRAY_JOB_ID=7 SLURM_ARRAY_TASK_ID=$i timeout 20 bash "$P/mnw-shards.sbatch" </dev/null >"run$i.out" 2>&1; done
+        SLURM_JOB_ID=8 timeout 20 bash "$P/mnw-merge.sbatch" </dev/null >run3.out 2>&1
         want want.1 "$mnw" -i "$1" -o "$P/shard-1" --shard 1/2 "${@:2}"
         want want.2 "$mnw" -i "$1" -o "$P/shard-2" --shard 2/2 "${@:2}"
         want want.3 "$mnw" merge "$P/merged" "$P/shard-1" "$P/shard-2"
@@ -287,7 +287,7 @@ for ((k = 1; k <= cases; k++)); do
         qw=$(LC_ALL=C.UTF-8 bash -c 's=; for a in "$@"; do s+=" $(printf %q "$a")"; done; printf %s "${s# }"' - "${words[@]}")
         sed -i '/^mnw-options /d' "$P/mnw.shards" && printf 'mnw-options %s\n' "$qw" >>"$P/mnw.shards"
     fi
-    "$SUB" --mnw "$mnw" --dry-run --resume "$out" >sub.out 2>sub.err ||
+    timeout 20 "$SUB" --mnw "$mnw" --dry-run --resume "$out" </dev/null >sub.out 2>sub.err ||
         { fail "--resume of the dry run refused"; continue; }
     run_all "$PWD/$in" "${words[@]}" || fail "--resume: the tasks or the merge did not get the run's exact options"
     canary || fail "a canary ran"
@@ -329,7 +329,7 @@ for ((k = 1; k <= cases; k++)); do
     job) [[ $v =~ ^(shards\ [0-9]+\ [0-9,%-]+|merge\ [0-9]+)$ ]] || accept=0 ;;
     esac
     before=$(tree)
-    "$SUB" --mnw "$TMP/rec" --dry-run --resume P >sub.out 2>sub.err
+    timeout 20 "$SUB" --mnw "$TMP/rec" --dry-run --resume P </dev/null >sub.out 2>sub.err
     rc=$?
     if [ "$accept" = maybe ] && [ "$rc" -eq 0 ]; then
         # accepted: then the words are the line's words as bash reads them
@@ -340,7 +340,7 @@ for ((k = 1; k <= cases; k++)); do
             eval "o=($v)" 2>/dev/null
             want want.1 "$TMP/rec" -i "$TMP/m/in.fa" -o "$TMP/m/P/shard-1" --shard 1/2 "${o[@]}"
         )
-        SLURM_ARRAY_TASK_ID=1 bash P/mnw-shards.sbatch >run.out 2>&1
+        SLURM_ARRAY_TASK_ID=1 timeout 20 bash P/mnw-shards.sbatch </dev/null >run.out 2>&1
         calls_are want.1 || fail "mnw-options: read back other words than bash reads"
     elif [ "$accept" = maybe ]; then
         [ "$rc" -eq 2 ] && grep -q "mnw.shards: the mnw-options line" sub.err || fail "mnw-options: not refused as it should be"
@@ -349,7 +349,7 @@ for ((k = 1; k <= cases; k++)); do
     else
         [ "$rc" -eq 0 ] || fail "--resume: a good field refused"
         if [ "$kind" = input ]; then
-            SLURM_ARRAY_TASK_ID=1 bash P/mnw-shards.sbatch >run.out 2>&1
+            SLURM_ARRAY_TASK_ID=1 timeout 20 bash P/mnw-shards.sbatch </dev/null >run.out 2>&1
             want want.1 "$TMP/rec" -i "$v" -o "$TMP/m/P/shard-1" --shard 1/2 --cigar
             calls_are want.1 || fail "--resume: the manifest's input did not reach mnw byte for byte"
         fi
@@ -358,7 +358,7 @@ for ((k = 1; k <= cases; k++)); do
     # directory of its own inside P is refused, and nothing is removed
     clean_calls
     mkdir -p P/shard-1 P/shard-2 && touch sentinel P/shard-1/keep
-    SLURM_JOB_ID=8 bash P/mnw-merge.sbatch >merge.out 2>&1
+    SLURM_JOB_ID=8 timeout 20 bash P/mnw-merge.sbatch </dev/null >merge.out 2>&1
     rc=$?
     [ -e sentinel ] && [ -e P/mnw.shards ] && { [ -e P/shard-1/keep ] || [ "$kind $v" = "remove-shards yes" ]; } ||
         fail "the merge job removed what is not its own"
