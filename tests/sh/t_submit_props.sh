@@ -50,7 +50,7 @@ export -f module
 NASTY=($'\n' '&' '\' "'" '"' '$' '(' ')' '`' ';' ' ' '|' '<' '>' '*' '?' '[' ']' '{' '}' '!' '#' '~'
     '=' '%' $'\t' $'\r' '@' ':' ',' '-' '--' '$(touch CANARY)' '`touch CANARY`' ';touch CANARY;' '&touch CANARY&'
     $'\ntouch CANARY\n' "'\$(touch CANARY)'" '"$(touch CANARY)"' '|touch CANARY' '>CANARY' '@OUTDIR@'
-    '@MNW_OPTS@' '&&' '\&' "\$'\\n'" $'\xff' $'\xc3\xa9' $'\xc3' $'\x80' $'\x01' $'\x7f' 'hetjob' '%j')
+    '@MNW_OPTS@' '&&' '\&' "\$'\\n'" '$(touch${IFS}CANARY)' '`touch${IFS}CANARY`' ';touch${IFS}CANARY;' $'\xff' $'\xc3\xa9' $'\xc3' $'\x80' $'\x01' $'\x7f' 'hetjob' '%j')
 # rword VAR MAX: VAR set to up to MAX random pieces (a byte 1-255, or one of NASTY)
 rword() {
     local n=$((RANDOM % ($2 + 1))) s='' o c
@@ -146,22 +146,32 @@ for ((k = 1; k <= cases; k++)); do
     pick kind one one multi-srun multi-mpirun het array
     cp=''
     rname mdir 8
+    mdir=m$mdir # a name of its own (the OUTDIR is another)
     mkdir -- "$mdir" && cp -- ../rec "$mdir/mnw"
     mnw=$PWD/$mdir/mnw
     words=()
     for ((w = RANDOM % 5; w > 0; w--)); do rword x 8 && words+=("$x"); done
-    # the values that go onto #SBATCH lines: valid ones, or random bytes
-    if ((RANDOM % 2)); then pick name mnw a.b-c_1 X; else rword name 6; fi
+    # the values that go onto #SBATCH lines: valid ones, or, in a hostile
+    # case (one in three), some of random bytes (then mostly refused)
+    hostile=$((RANDOM % 3 == 0))
+    hit() { [ "$hostile" = 1 ] && ((RANDOM % 3 == 0)); }
+    if hit; then rword name 6; else pick name mnw a.b-c_1 X; fi
     partition='' time=24:00:00 mpi=pmix sbl=() mods=()
-    case $((RANDOM % 4)) in 0) pick partition gpu a,b big_1 ;; 1) rword partition 6 ;; esac
-    case $((RANDOM % 4)) in 0) pick time 90 1:30 1:00:00 2-12 2-12:30 2-0:0:1 UNLIMITED infinite ;; 1) rword time 5 ;; esac
+    if hit; then rword partition 6; elif ((RANDOM % 2)); then pick partition gpu a,b big_1; fi
+    if hit; then rword time 5; elif ((RANDOM % 2)); then pick time 90 1:30 1:00:00 2-12 2-12:30 2-0:0:1 UNLIMITED infinite; fi
     for ((w = RANDOM % 3; w > 0; w--)); do
-        if ((RANDOM % 2)); then pick x --account=bio --qos=x --mem=4G '--comment=R&D;$(x)' -A=x; else rword x 6; fi
+        if hit; then rword x 6; else pick x --account=bio --qos=x --mem=4G '--comment=R&D;$(x)`y`' -A=x; fi
         sbl+=("$x")
     done
-    for ((w = RANDOM % 3; w > 0; w--)); do rword x 6 && mods+=("$x"); done
-    if ((RANDOM % 3)); then pick out run R.1 é-x; else rname out 6; fi
-    ((RANDOM % 4)) || rword mpi 4
+    for ((w = RANDOM % 3; w > 0; w--)); do
+        rword x 6
+        hit || { x=m${x//[[:cntrl:]]/}; }
+        mods+=("$x")
+    done
+    # OUTDIR: its log is on an #SBATCH line, the rest of its bytes may be anything
+    rname out 8
+    hit || out=o${out//[[:cntrl:][:space:]\\\"\'#%]/}
+    if hit; then rword mpi 4; fi
     args=(--dry-run --mnw "$mnw" -J "$name" -t "$time")
     [ -n "$partition" ] && [ "$kind" != het ] && args+=(-p "$partition")
     for x in "${sbl[@]}"; do args+=(--sbatch "$x"); done
@@ -175,7 +185,11 @@ for ((k = 1; k <= cases; k++)); do
     case $kind in
     array)
         ok_part "$partition" || accept=0
-        for ((w = 1 + RANDOM % 2; w > 0; w--)); do rname x 8 && inputs+=("$x$w.fa") && echo ">s" >"$x$w.fa"; done
+        for ((w = 1 + RANDOM % 2; w > 0; w--)); do
+            rname x 8
+            x=${x/#-/_} # an argument that starts with - is an option (mnw-submit --array -o B ./-x.fa)
+            inputs+=("$x$w.fa") && echo ">s" >"$x$w.fa"
+        done
         args+=(--mpi "$mpi" --array -o "$out" "${inputs[@]}") tpl=array script=$PWD/$out/mnw-array.sbatch ;;
     het)
         pick cp cpu "${partition:-x}"
@@ -252,6 +266,7 @@ for ((k = 1; k <= cases; k++)); do
     clean_calls
     kind=shards
     rname mdir 8
+    mdir=m$mdir # a name of its own (the OUTDIR is another)
     mkdir -- "$mdir" && cp -- ../rec "$mdir/mnw"
     mnw=$PWD/$mdir/mnw
     words=()
