@@ -17,7 +17,7 @@ echo "# $(shellcheck --version | sed -n 's/^version: /shellcheck /p')"
 SUB=$ROOT/slurm/mnw-submit
 awk '/^>/{n++} n>3{exit} {print}' "$TDATA/16s-200.fa" >a.fa
 common=(--mnw "$MNW" --dry-run --module openmpi/4.1 --module 'R&D/x' --sbatch=--account=bio -t 1:00:00)
-opts=(-- --label $'a b\n&$(x)`y`' --iddef 2 '')
+opts=(-- --label $'a b\n$(x)`y`;z' --iddef 2 '')
 render() { # render NAME ARGS...: mnw-submit --dry-run, exit 0
     "$SUB" "${common[@]}" "${@:2}" "${opts[@]}" >"$1.out" 2>&1 || { sed 's/^/#   /' "$1.out"; return 1; }
 }
