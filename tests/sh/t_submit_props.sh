@@ -78,8 +78,8 @@ pick() { local a=("${@:2}"); printf -v "$1" '%s' "${a[RANDOM % ${#a[@]}]}"; }
 
 # --- the oracle: what docs/slurm.md lets reach an #SBATCH line ---
 sbok() { [[ $1 != *[[:cntrl:][:space:]\\\"\'#]* ]] && [[ ${1,,} != *hetjob* && ${1,,} != *packjob* ]]; }
-ok_name() { [[ $1 =~ ^[A-Za-z0-9._-]+$ ]]; }
-ok_part() { [ -z "$1" ] || [[ $1 =~ ^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$ ]]; }
+ok_name() { [[ $1 =~ ^[A-Za-z0-9._-]+$ ]] && sbok "$1"; }
+ok_part() { [ -z "$1" ] || { [[ $1 =~ ^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$ ]] && sbok "$1"; }; }
 ok_time() { [[ $1 =~ ^([0-9]{1,9}(:[0-9]{1,2}){0,2}|[0-9]{1,9}-[0-9]{1,2}(:[0-9]{1,2}){0,2})$ ]] || [[ ${1,,} =~ ^(unlimited|infinite)$ ]]; }
 ok_sbatch() { sbok "$1" && [[ $1 == -?* ]]; }
 ok_path() { sbok "$1" && [[ $1 != *%* ]]; }
@@ -155,7 +155,7 @@ for ((k = 1; k <= cases; k++)); do
     # case (one in three), some of random bytes (then mostly refused)
     hostile=$((RANDOM % 3 == 0))
     hit() { [ "$hostile" = 1 ] && ((RANDOM % 3 == 0)); }
-    if hit; then rword name 6; else pick name mnw a.b-c_1 X; fi
+    if hit; then rword name 6; else pick name mnw a.b-c_1 X my-hetjob; fi
     partition='' time=24:00:00 mpi=pmix sbl=() mods=()
     if hit; then rword partition 6; elif ((RANDOM % 2)); then pick partition gpu a,b big_1; fi
     if hit; then rword time 5; elif ((RANDOM % 2)); then pick time 90 1:30 1:00:00 2-12 2-12:30 2-0:0:1 UNLIMITED infinite; fi
