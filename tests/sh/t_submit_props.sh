@@ -19,14 +19,14 @@
 # manifest's mnw-options (written by mnw-submit, or as the previous version
 # wrote them); and manifests with one field replaced by random bytes, for
 # mnw-submit --resume and for mnw-merge-job. Fixed seed (MNW_PROP_SEED), so a
-# failure repeats; MNW_PROP_CASES cases (default 40) of each kind.
+# failure repeats; MNW_PROP_CASES cases (default 30) of each kind.
 . "$(dirname "$0")/../lib.sh"
 export LC_ALL=C # the test's own strings: bytes
 cd "$TMP" || exit 1
 SUB=$ROOT/slurm/mnw-submit
 TPL=$ROOT/slurm/templates
 seed=${MNW_PROP_SEED:-38}
-cases=${MNW_PROP_CASES:-40}
+cases=${MNW_PROP_CASES:-30}
 RANDOM=$seed
 echo "# seed $seed, $cases cases of each kind (MNW_PROP_SEED, MNW_PROP_CASES)"
 
