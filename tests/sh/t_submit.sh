@@ -187,6 +187,10 @@ sub injr2 --dry-run --resume inj
 check "--resume: printf %q words read back as words (\$'a & \\n;b', R&D and an empty one)" \
     '[ $rc -eq 0 ] && grep -qF -- "--shard \"\$i/2\" --label \$'"'"'a & \\n;b'"'"' R\\&D '"''"'" inj/mnw-shards.sbatch' ||
     { sed 's/^/#   /' injr2.out; grep "^mnw-options" inj/mnw.shards; }
+echo "mnw-options --other" >>inj/mnw.shards
+sub injr4 --dry-run --resume inj
+check "--resume: two mnw-options lines: refused" '[ $rc -eq 2 ] && grep -q "more than one .mnw-options. line" injr4.out' || sed 's/^/#   /' injr4.out
+sed -i '$d' inj/mnw.shards
 echo "job merge 1;touch CANARY" >>inj/mnw.shards
 sub injr3 --dry-run --resume inj
 check "--resume: a job line that is not a job id is refused" '[ $rc -eq 2 ] && grep -q "not .job shards ID LIST. or .job merge ID." injr3.out && [ ! -e CANARY ]'

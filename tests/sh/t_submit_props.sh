@@ -321,6 +321,8 @@ for ((k = 1; k <= cases; k++)); do
     pick kind input mnw-options merged shard remove-shards shards job
     rword v 10
     v=${v//$'\n'/_}
+    dup=$((RANDOM % 6 == 0)) # the field's line added, the old one kept: two of it
+    [ "$dup" = 1 ] && cp P/mnw.shards dup.shards
     case $kind in
     input) ((RANDOM % 2)) && v=/$v; sed -i '/^input /d' P/mnw.shards ;;
     mnw-options) sed -i '/^mnw-options /d' P/mnw.shards ;;
@@ -330,8 +332,9 @@ for ((k = 1; k <= cases; k++)); do
     shards) ((RANDOM % 3)) || pick v 02 2 3; sed -i '/^shards /d' P/mnw.shards ;;
     job) ((RANDOM % 3)) || pick v "merge 5" "shards 5 1-2" "merge 5;x" "merge \$(touch CANARY)" ;;
     esac
+    [ "$dup" = 1 ] && mv dup.shards P/mnw.shards
     printf '%s %s\n' "$kind" "$v" >>P/mnw.shards
-    args=("$kind" "$v")
+    args=(dup "$dup" "$kind" "$v")
     # mnw-submit --resume: reads the field, or refuses it
     accept=1
     case $kind in
@@ -343,6 +346,7 @@ for ((k = 1; k <= cases; k++)); do
     shards) [[ $v =~ ^[0-9]{1,7}$ ]] && [ $((10#$v)) -eq 2 ] || accept=0 ;;
     job) [[ $v =~ ^(shards\ [0-9]+\ [0-9,%-]+|merge\ [0-9]+)$ ]] || accept=0 ;;
     esac
+    [ "$dup" = 1 ] && [ "$kind" != job ] && accept=0
     before=$(tree)
     timeout 20 "$SUB" --mnw "$TMP/rec" --dry-run --resume P </dev/null >sub.out 2>sub.err
     rc=$?
@@ -379,7 +383,7 @@ for ((k = 1; k <= cases; k++)); do
         fail "the merge job removed what is not its own"
     if [ "$kind" = merged ] || [ "$kind" = shard ]; then
         n=${v#1 }
-        if [[ $n =~ ^[^/]+$ ]] && [ "$n" != . ] && [ "$n" != .. ] && [[ $n != *[[:cntrl:]]* ]] &&
+        if [ "$dup" = 0 ] && [[ $n =~ ^[^/]+$ ]] && [ "$n" != . ] && [ "$n" != .. ] && [[ $n != *[[:cntrl:]]* ]] &&
             if [ "$kind" = merged ]; then [ "$n" != shard-1 ] && [ "$n" != shard-2 ]; else [ "$n" != merged ] && [ "$n" != shard-2 ]; fi; then
             [ "$rc" -eq 0 ] || fail "the merge job refused a good name"
         else
