@@ -165,6 +165,11 @@ sub amp --dry-run -i "R&D/x.fa" -o run5 --module "a&b" -- --iddef "x&/path/evil"
 check "& in -i, --module and the mnw options: quoted in the script, never the matched text" \
     '[ $rc -eq 0 ] && grep -qF -- "--input $TMP/R\&D/x.fa " run5.sbatch && has run5.sbatch "module load a\&b" &&
      grep -qF -- " -- --iddef x\&/path/evil \\\$\(touch\ CANARY\) '"''"'" run5.sbatch' || sed 's/^/#   /' run5.sbatch
+# a template key in a value is copied, never replaced again (it looped on
+# '@MNW_OPTS@&': the & brought the key back)
+sub keys --dry-run -i a.fa -o run6 -- @INPUT@ "@MNW_OPTS@&"
+check "a template's @KEY@ in an mnw option reaches the script as it is" \
+    '[ $rc -eq 0 ] && grep -qF -- " -- @INPUT@ @MNW_OPTS@\&" run6.sbatch' || sed 's/^/#   /' keys.out
 refuse "a line break in -p" "-p .'gpu.n/path/evil': partition names" -i a.fa -o new -p $'gpu\n/path/evil'
 refuse "a line break in -t" "-t .'1.n/path/evil': not a Slurm time limit" -i a.fa -o new -t $'1\n/path/evil'
 refuse "sbatch options in -p" "-p 'gpu --uid=0 --output=/etc/x': partition names" -i a.fa -o new -p 'gpu --uid=0 --output=/etc/x'
