@@ -28,6 +28,10 @@ TPL=$ROOT/slurm/templates
 seed=${MNW_PROP_SEED:-38}
 cases=${MNW_PROP_CASES:-30}
 RANDOM=$seed
+# half the runs in a UTF-8 locale (where there is one): the scripts must not
+# depend on the locale they are written or run in
+utf8=C
+locale -a 2>/dev/null | grep -qixE 'c\.utf-?8' && utf8=C.UTF-8
 echo "# seed $seed, $cases cases of each kind (MNW_PROP_SEED, MNW_PROP_CASES)"
 
 # the recorders: mnw (in a folder of a random name), srun, mpirun, squeue
@@ -204,7 +208,7 @@ for ((k = 1; k <= cases; k++)); do
     esac
     args+=(-- "${words[@]}")
     before=$(tree)
-    if ((RANDOM % 2)); then loc=C.UTF-8; else loc=C; fi
+    if ((RANDOM % 2)); then loc=$utf8; else loc=C; fi
     LC_ALL=$loc timeout 20 "$SUB" "${args[@]}" </dev/null >sub.out 2>sub.err
     rc=$?
     if [ "$accept" = 0 ]; then
@@ -224,7 +228,7 @@ for ((k = 1; k <= cases; k++)); do
     expect_sbatch "$script" "$TPL/$tpl.sbatch" || fail "the #SBATCH lines are not the template's with the values"
     bash -n "$script" || fail "bash cannot parse the script"
     # run it as Slurm would: bash SCRIPT in the submit directory, each task
-    if ((RANDOM % 2)); then loc=C.UTF-8; else loc=C; fi
+    if ((RANDOM % 2)); then loc=$utf8; else loc=C; fi
     wants=()
     case $kind in
     array)
@@ -299,7 +303,7 @@ for ((k = 1; k <= cases; k++)); do
     # --resume reads the options back from the manifest: as written, or as
     # the previous mnw-submit wrote them (printf %q in the user's locale)
     if ((RANDOM % 2)); then
-        qw=$(LC_ALL=C.UTF-8 bash -c 's=; for a in "$@"; do s+=" $(printf %q "$a")"; done; printf %s "${s# }"' - "${words[@]}")
+        qw=$(LC_ALL=$utf8 bash -c 's=; for a in "$@"; do s+=" $(printf %q "$a")"; done; printf %s "${s# }"' - "${words[@]}")
         sed -i '/^mnw-options /d' "$P/mnw.shards" && printf 'mnw-options %s\n' "$qw" >>"$P/mnw.shards"
     fi
     timeout 20 "$SUB" --mnw "$mnw" --dry-run --resume "$out" </dev/null >sub.out 2>sub.err ||
