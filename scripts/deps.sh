@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/deps.sh - installs, with apt-get, what mnw needs to build (build)
-# or to build and run its tests and benchmarks (test), or nvcc to build the
+# or to build and run its tests and benchmarks (test; shellcheck for
+# tests/sh/t_shellcheck.sh), or nvcc to build the
 # GPU code (cuda: Debian's nvidia-cuda-toolkit, from the contrib and non-free
 # sections, which it enables; about 1.6 GB; CI uses it to compile the CUDA
 # code), or clang with libFuzzer and the sanitizer runtimes (fuzz: the
@@ -14,7 +15,7 @@
 set -euo pipefail
 what=${1:-build}
 build_pkgs="gcc make zlib1g-dev libdeflate-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
-test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db chromium"
+test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db chromium shellcheck"
 say() { echo "scripts/deps.sh: $*" >&2; }
 SUDO=""
 case "$what" in
@@ -37,7 +38,7 @@ case "$what" in
     unpack) # libdeflate for a machine without apt or network (the GPU device
         # machine): downloaded here (no root needed) and unpacked into .deps/,
         # which make takes where the system has no libdeflate; carry .deps
-        command -v apt-get >/dev/null && command -v dpkg >/dev/null || { say "unpack needs apt-get and dpkg"; exit 1; }
+        if ! command -v apt-get >/dev/null || ! command -v dpkg >/dev/null; then say "unpack needs apt-get and dpkg"; exit 1; fi
         root=$(cd "$(dirname "$0")/.." && pwd)
         tmp=$(mktemp -d)
         trap 'rm -rf "$tmp"' EXIT

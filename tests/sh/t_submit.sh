@@ -77,7 +77,7 @@ refuse "zero CPUs" "--cpus-per-task '0' is not a positive number" -i a.fa -o new
 refuse "bad launcher" "--launcher 'ssh'" -i a.fa -o new -N 2 --launcher ssh
 refuse "unknown option" "unknown option '--bogus'" -i a.fa -o new --bogus
 refuse "same name twice in an array" "two inputs are named 'a'" --array -o base2 a.fa "$TMP/a.fa"
-refuse "white space in OUTDIR" "a path with white space" -i a.fa -o "new dir"
+refuse "white space in OUTDIR" "an #SBATCH line cannot hold white space" -i a.fa -o "new dir"
 refuse "no mnw" "--mnw '/nonexistent' is not an executable" -i a.fa -o new --mnw /nonexistent
 
 # --resume of a run with a bookmark (any run has one: 20 genes will do)
@@ -155,6 +155,69 @@ rc=$?
 check "shards: --remove-shards: merged byte-identical, then the shard directories removed" \
     '[ $rc -eq 0 ] && same_bytes sh4/merged whole20 && [ ! -e sh4/shard-1 ] && [ ! -e sh4/shard-4 ] &&
      grep -q "removing the shard directories" sh4-merge.log' || sed 's/^/#   /' sh4-merge.log
+
+# --- issue 38: no value becomes shell code or an #SBATCH line of its own
+# (tests/sh/t_submit_props.sh tries random bytes everywhere) ---
+# & in a path and in the mnw options: bash 5.2's ${x//p/r} read it as the
+# matched text (patsub_replacement); the script now holds each as one word
+mkdir -p "R&D" && cp a20.fa "R&D/x.fa"
+sub amp --dry-run -i "R&D/x.fa" -o run5 --module "a&b" -- --iddef "x&/path/evil" "\$(touch CANARY)" ""
+check "& in -i, --module and the mnw options: quoted in the script, never the matched text" \
+    '[ $rc -eq 0 ] && grep -qF -- "--input $TMP/R\&D/x.fa " run5.sbatch && has run5.sbatch "module load a\&b" &&
+     grep -qF -- " -- --iddef x\&/path/evil \\\$\(touch\ CANARY\) '"''"'" run5.sbatch' || sed 's/^/#   /' run5.sbatch
+# a template key in a value is copied, never replaced again (it looped on
+# '@MNW_OPTS@&': the & brought the key back)
+sub keys --dry-run -i a.fa -o run6 -- @INPUT@ "@MNW_OPTS@&"
+check "a template's @KEY@ in an mnw option reaches the script as it is" \
+    '[ $rc -eq 0 ] && grep -qF -- " -- @INPUT@ @MNW_OPTS@\&" run6.sbatch' || sed 's/^/#   /' keys.out
+refuse "a line break in -p" "-p .'gpu.n/path/evil': partition names" -i a.fa -o new -p $'gpu\n/path/evil'
+refuse "a line break in -t" "-t .'1.n/path/evil': not a Slurm time limit" -i a.fa -o new -t $'1\n/path/evil'
+refuse "sbatch options in -p" "-p 'gpu --uid=0 --output=/etc/x': partition names" -i a.fa -o new -p 'gpu --uid=0 --output=/etc/x'
+refuse "-t not a time" "-t '1h': not a Slurm time limit" -i a.fa -o new -t 1h
+refuse "--sbatch not an option" "--sbatch 'hetjob': 'hetjob' or 'packjob'" -i a.fa -o new --sbatch hetjob
+refuse "--sbatch with a quote" "--sbatch '--comment=\"x': an #SBATCH line cannot hold" -i a.fa -o new --sbatch '--comment="x'
+refuse "% in OUTDIR" "a path with % cannot go into an #SBATCH line" -i a.fa -o new%j
+refuse "--mpi not a type" "--mpi 'x;y': letters, digits" -i a.fa -o new -N 2 --mpi 'x;y'
+cp a20.fa .fa
+refuse "an array input named .fa" "its name without the extension, '', cannot name a run" --array -o base4 .fa
+# the mnw-options line of a manifest is read as words, never run
+sub inj --dry-run --shards 2 -i a20.fa -o inj -- --cigar
+optline() { grep -v '^mnw-options ' inj/mnw.shards >inj/m && printf 'mnw-options %s\n' "$1" >>inj/m && mv inj/m inj/mnw.shards; }
+optline '--cigar $(touch CANARY) `touch CANARY`;touch CANARY'
+sub injr --dry-run --resume inj
+check "--resume: an mnw-options line that is code is refused, not run" \
+    '[ $rc -eq 2 ] && grep -q "inj/mnw.shards: the mnw-options line is not words" injr.out && [ ! -e CANARY ]' || sed 's/^/#   /' injr.out
+optline "--label $(printf %q $'a & \n;b') R\\&D ''"
+sub injr2 --dry-run --resume inj
+check "--resume: printf %q words read back as words (\$'a & \\n;b', R&D and an empty one)" \
+    '[ $rc -eq 0 ] && grep -qF -- "--shard \"\$i/2\" --label \$'"'"'a & \\n;b'"'"' R\\&D '"''"'" inj/mnw-shards.sbatch' ||
+    { sed 's/^/#   /' injr2.out; grep "^mnw-options" inj/mnw.shards; }
+echo "mnw-options --other" >>inj/mnw.shards
+sub injr4 --dry-run --resume inj
+check "--resume: two mnw-options lines: refused" '[ $rc -eq 2 ] && grep -q "more than one .mnw-options. line" injr4.out' || sed 's/^/#   /' injr4.out
+sed -i '$d' inj/mnw.shards
+echo "job merge 1;touch CANARY" >>inj/mnw.shards
+sub injr3 --dry-run --resume inj
+check "--resume: a job line that is not a job id is refused" '[ $rc -eq 2 ] && grep -q "not .job shards ID LIST. or .job merge ID." injr3.out && [ ! -e CANARY ]'
+# mnw-merge-job: the merged directory '..' or '.', or a link: refused, nothing removed
+sub mj --dry-run --shards 2 -i a20.fa -o mj -- --cigar
+mkdir -p mj/shard-1 mj/shard-2
+for m in .. . ../mj "x$(printf '\001')"; do
+    sed -i "s|^merged .*|merged $m|" mj/mnw.shards
+    bash mj/mnw-merge.sbatch >mj.log 2>&1
+    rc=$?
+    check "merge job: merged '$m' refused, nothing removed" \
+        '[ $rc -eq 2 ] && grep -q "not a directory name inside" mj.log && [ -f a.fa ] && [ -f mj/mnw.shards ]' || sed 's/^/#   /' mj.log
+done
+mkdir -p elsewhere && touch elsewhere/keep && ln -s ../elsewhere mj/merged && sed -i "s|^merged .*|merged merged|" mj/mnw.shards
+bash mj/mnw-merge.sbatch >mj.log 2>&1
+rc=$?
+check "merge job: a merged directory that is a symbolic link: refused, what it points to kept" \
+    '[ $rc -eq 2 ] && grep -q "not a directory of its own" mj.log && [ -f elsewhere/keep ]' || sed 's/^/#   /' mj.log
+rm mj/merged && sed -i "s|^shard 2 .*|shard 2 merged|" mj/mnw.shards
+bash mj/mnw-merge.sbatch >mj.log 2>&1
+rc=$?
+check "merge job: a shard in the merged directory: refused" '[ $rc -eq 2 ] && grep -q "is the directory of merged too" mj.log' || sed 's/^/#   /' mj.log
 
 refuse "--shards with --array" "--shards and --array do not mix" --shards 2 --array -o base3 a.fa
 refuse "--shards on 2 nodes" "--shards runs each shard on one node" --shards 2 -N 2 -i a.fa -o new
