@@ -144,6 +144,28 @@ check "shards: --resume of a merged run: nothing to submit" '[ $rc -eq 0 ] && gr
 # --resume: the shards not complete (and not queued) again, then the merge
 sub sh4 --dry-run --shards 4 -i a20.fa -o sh4 --remove-shards -- -t 1 --gpus none --worklist-size 20 --cigar --phylip
 for i in 1 3; do SLURM_ARRAY_TASK_ID=$i bash sh4/mnw-shards.sbatch >/dev/null 2>&1; done
+# what mnw-submit writes in OUTDIR (scripts, manifest, through NAME.tmp) is
+# never written through a link or a FIFO put there (issue 38)
+echo victim >victim && cp victim victim.orig
+bad=""
+for plant in "mnw-merge.sbatch.tmp:link" "mnw-shards.sbatch.tmp:fifo" "mnw.shards:link" "mnw.shards:hardlink" "mnw-merge.sbatch:hardlink"; do
+    rm -rf sh4p && cp -a sh4 sh4p
+    case ${plant#*:} in
+    link) cp "sh4p/${plant%:*}" victim 2>/dev/null; cp victim victim.orig; rm -f "sh4p/${plant%:*}"; ln -s "$TMP/victim" "sh4p/${plant%:*}" ;;
+    fifo) mkfifo "sh4p/${plant%:*}" ;;
+    hardlink) cp "sh4p/${plant%:*}" victim && cp victim victim.orig && rm -f "sh4p/${plant%:*}" && ln victim "sh4p/${plant%:*}" ;;
+    esac
+    "$SUB" --mnw "$MNW" --dry-run --resume sh4p -c 1 >sh4p.out 2>&1 </dev/null &
+    pid=$!
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && { kill "$pid"; bad+=" $plant(hangs)"; }
+    wait "$pid"
+    prc=$?
+    { [ $prc -eq 2 ] && grep -q "sh4p/${plant%:*}: not a regular file of its own" sh4p.out && cmp -s victim victim.orig; } ||
+        bad+=" $plant(rc $prc: $(head -c 200 sh4p.out))"
+    cp victim.orig victim
+done
+check "shards: --resume with a link, FIFO or hard link at a script, the manifest or their .tmp: exit 2 naming it, nothing written through${bad:+:$bad}" '[ -z "$bad" ]'
 sub sh4r --dry-run --resume sh4 -c 1
 check "shards: --resume: an array of the shards not complete (2,4) with the run's mnw options, the merge after them" \
     '[ $rc -eq 0 ] && has sh4/mnw-shards.sbatch "#SBATCH --array=2,4" && grep -q "after 2 new shard task(s)" sh4r.out &&
