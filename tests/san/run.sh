@@ -67,7 +67,8 @@ fi
 # of sequences each, instrumented, on CI's 2 cores and its memory; the same
 # code (MPI-IO output, resume, status) runs here in t_mpi, t_mpiio, t_resume
 # t_layers.sh reads the sources (scripts/layers.py): nothing of mnw runs in it
-skip_default="t_scale.sh t_layers.sh"
+# t_submit_props.sh and t_shellcheck.sh run the shell scripts (slurm/), not mnw
+skip_default="t_scale.sh t_layers.sh t_submit_props.sh t_shellcheck.sh"
 # and t_report.sh (mnw report on the bundled sample, stopped and resumed, then
 # headless Chromium: about a minute instrumented, for code the full depth runs)
 [ "$depth" = quick ] && skip_default="$skip_default t_bench.sh t_report.sh"
