@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "lib/util.h"
+
 /* Compressors, one per level in use by each thread at a time: allocating
  * one costs far more than a work list's member, so they are kept. They stay
  * reachable from `pool` until the process ends. */
@@ -16,8 +18,22 @@ typedef struct pooled {
 static pooled *pool;
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* libdeflate's allocations (a compressor: up to about 1 MB) go through
+ * mnw's rule for memory: one that fails ends the process with the
+ * out-of-memory message (mnw_oom), as mnw_xmalloc does, rather than
+ * coming back as a compression that "failed" (issue 38: under ulimit -v) */
+static void *gz_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) mnw_oom(n, __FILE__, __LINE__);
+    return p;
+}
+static pthread_once_t gz_once = PTHREAD_ONCE_INIT;
+static void gz_init(void) { libdeflate_set_memory_allocator(gz_malloc, free); }
+
 static pooled *take(int level)
 {
+    CHECK_PT(pthread_once(&gz_once, gz_init));
     pooled *p = NULL;
     if (pthread_mutex_lock(&pool_mu) == 0) {
         for (pooled **q = &pool; *q; q = &(*q)->next)
@@ -29,9 +45,8 @@ static pooled *take(int level)
         pthread_mutex_unlock(&pool_mu);
     }
     if (p) return p;
-    p = malloc(sizeof *p);
-    if (!p) return NULL;
-    p->c = libdeflate_alloc_compressor(level);
+    p = mnw_xmalloc(sizeof *p);
+    p->c = libdeflate_alloc_compressor(level); /* NULL only for a bad level: memory goes through gz_malloc */
     if (!p->c) {
         free(p);
         return NULL;

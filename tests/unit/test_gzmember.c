@@ -4,10 +4,15 @@
  * with zlib (the reader mnw and most tools use) byte for byte; members
  * concatenated read as one file; levels out of range refused; the out buffer
  * replaced, not appended to; eight threads at once at mixed levels (the
- * compressor pool). */
+ * compressor pool); a compressor that cannot get its memory ends the
+ * process with mnw's out-of-memory message (issue 38), in a child under
+ * RLIMIT_AS. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "lib/fasta.h"
@@ -70,8 +75,55 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* In a child with no compressor yet and its address space limited to what
+ * it uses plus 64 KiB: a level-12 member needs a new compressor (about a
+ * megabyte), which cannot be had. mnw's rule: the out-of-memory message
+ * and exit 1 (mnw_oom), not a "failed" compression. *msg gets the child's
+ * stderr; returns its wait status. */
+static int member_without_memory(char *msg, size_t n)
+{
+    int fds[2];
+    if (pipe(fds)) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        long pages = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (!f || fscanf(f, "%ld", &pages) != 1) _exit(4);
+        fclose(f);
+        struct rlimit rl = {.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + 65536};
+        rl.rlim_max = rl.rlim_cur;
+        if (setrlimit(RLIMIT_AS, &rl)) _exit(5);
+        static char in[64] = "ACGT";
+        mnw_buf out = {0};
+        _exit(mnw_gzip_member(in, sizeof in, 12, &out) ? 3 : 0);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < n && (r = read(fds[0], msg + got, n - 1 - got)) > 0) got += (size_t)r;
+    msg[got] = 0;
+    close(fds[0]);
+    int st = -1;
+    waitpid(pid, &st, 0);
+    return st;
+}
+
 int main(void)
 {
+    /* first, before this process has any compressor to reuse */
+    if (getenv("MNW_SAN")) {
+        printf("# the out-of-memory child is left out under a sanitizer (its shadow memory needs terabytes)\n");
+    } else {
+        char msg[2048];
+        int st = member_without_memory(msg, sizeof msg);
+        T_OK(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(msg, "mnw: out of memory: could not get ") &&
+                 strstr(msg, "lib/gzmember.c"),
+             "a compressor without memory: exit 1 with the out-of-memory message (status %d: %.200s)",
+             WIFEXITED(st) ? WEXITSTATUS(st) : -st, msg);
+    }
+
     /* real output text: lines like pairs.tsv's, from 200 real 16S genes */
     mnw_seqset S;
     mnw_seqset_init(&S);
