@@ -1,0 +1,500 @@
+/* prune_proto.c - issue 39, step 1: a CPU prototype of an exact filter that
+ * proves pairs to be beyond the distance cutoff before the DP, and its
+ * measured prune rate on real pairs. The bound and its proof: docs/PRUNE.md.
+ *
+ * Scope: the default identity definition (vsearch2, M / (L - T)) and linear
+ * gaps without free end gaps (the default scoring, +4 / -5 / gap 10,
+ * ambiguity codes 0); the program refuses anything else.
+ *
+ * For a pair (a = sequence i, b = sequence j < i) with na, nb bases:
+ *   shared = sum over the q-grams w of ACGT only of min(count in a, count in b)
+ *   A      = ambiguity codes in a + ambiguity codes in b
+ *   S      = the score of a cheap global alignment: the best path inside a
+ *            band of 2w+1 diagonals around diagonal 0 or around diagonal
+ *            nb - na (two passes; the path enters the band from row 0 or
+ *            column 0 and leaves it to row na or column nb by a terminal
+ *            gap run), a lower bound of the optimal score S*
+ *   Pmin   = ceil((S + g (na + nb)) / (ms + 2 g)), a lower bound of the aligned
+ *            columns of every optimal alignment (PRUNE.md, lemma 3)
+ *   d      = D' / (1 - D'), D' = D + 1e-9 (room for the double rounding of
+ *            the distance mnw computes)
+ *   need   = Pmin (1 - q d) - q A - (q - 1)
+ * The pair is pruned when 1 - q d > 0 and shared < need: then every optimal
+ * alignment, the tie-broken one mnw reports included, has distance > D
+ * (PRUNE.md, theorem). The band DP runs only for the pairs whose shared count
+ * is below need computed with Pmin = min(na, nb) (the others are kept at once).
+ *
+ * Usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check]
+ *                    [--dp-pairs N]
+ *   --q Q        q-gram length, 2..12 (default 8)
+ *   --w W        band half-width of the cheap alignment (default 8)
+ *   --genes N    the first N genes only (default all)
+ *   --check      align every pair with mnw's CPU aligner (counts mode, as a
+ *                dist run does), compute its distance with lib/identity.c,
+ *                and fail (exit 1, naming the pair) if a pruned pair has
+ *                distance <= D; also counts the pairs within D
+ *   --dp-pairs N without --check: pairs aligned (the last queries' rows) to
+ *                measure the DP's cost per pair (default 20000)
+ * One thread. Exit 0, 1 (a pruned pair within D), 2 (usage, input).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/fasta.h"
+#include "lib/identity.h"
+#include "lib/score.h"
+#include "lib/util.h"
+#include "workers/cpu/nw_cpu.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "prune_proto: out of memory (%zu bytes)\n", n);
+        exit(2);
+    }
+    return p;
+}
+
+static void *xcalloc(size_t n, size_t s)
+{
+    void *p = calloc(n ? n : 1, s ? s : 1);
+    if (!p) {
+        fprintf(stderr, "prune_proto: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* ---- the cheap alignment: banded DP, LANES pairs at once (one query, LANES
+ * targets), each lane its own band centre. int32 lanes: no overflow for any
+ * length mnw accepts. ---- */
+#define LANES 16
+#define NEG (-(1 << 28))
+
+typedef struct {
+    int32_t *cval; /* [idx][lane]: the column c of band slot idx - r */
+    int32_t *tt;   /* [idx][lane]: b[c - 1] where 1 <= c <= n, else 15 */
+    int32_t *hp, *hc;
+    size_t cap_idx, cap_k;
+} band_ws;
+
+static void band_reserve(band_ws *ws, size_t nidx, size_t K)
+{
+    if (nidx > ws->cap_idx) {
+        free(ws->cval);
+        free(ws->tt);
+        ws->cval = xmalloc(nidx * LANES * sizeof(int32_t));
+        ws->tt = xmalloc(nidx * LANES * sizeof(int32_t));
+        ws->cap_idx = nidx;
+    }
+    if (K + 1 > ws->cap_k) {
+        free(ws->hp);
+        free(ws->hc);
+        ws->hp = xmalloc((K + 1) * LANES * sizeof(int32_t));
+        ws->hc = xmalloc((K + 1) * LANES * sizeof(int32_t));
+        ws->cap_k = K + 1;
+    }
+}
+
+/* The inner loop, compiled for the widest vector unit the CPU has. */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const int32_t *restrict cval,
+          const int32_t *restrict tt, const int32_t *restrict nn, int32_t *restrict hp, int32_t *restrict hc,
+          int32_t *restrict best)
+{
+    /* row 0 */
+    for (int k = 0; k < K; k++)
+        for (int l = 0; l < LANES; l++) {
+            int32_t c = cval[k * LANES + l];
+            int32_t h = (c >= 0 && c <= nn[l]) ? -g * c : NEG;
+            hp[k * LANES + l] = h;
+            int32_t e = h - g * m; /* leaves through column n */
+            if (c == nn[l] && e > best[l]) best[l] = e;
+        }
+    for (int l = 0; l < LANES; l++) hp[K * LANES + l] = NEG;
+    for (int l = 0; l < LANES; l++) hc[K * LANES + l] = NEG;
+    for (int r = 1; r <= m; r++) {
+        const int qa = q[r - 1];
+        const int32_t *restrict cv = cval + (size_t)r * LANES;
+        const int32_t *restrict tv = tt + (size_t)r * LANES;
+        int32_t left[LANES];
+        for (int l = 0; l < LANES; l++) left[l] = NEG;
+        for (int k = 0; k < K; k++) {
+            for (int l = 0; l < LANES; l++) {
+                int32_t c = cv[k * LANES + l];
+                int32_t t = tv[k * LANES + l];
+                int32_t s = (qa < 4 && t < 4) ? (qa == t ? ms : mm) : 0;
+                int32_t h = hp[k * LANES + l] + s;
+                int32_t u = hp[(k + 1) * LANES + l] - g;
+                int32_t f = left[l] - g;
+                h = h > u ? h : u;
+                h = h > f ? h : f;
+                h = c == 0 ? -g * r : h;
+                h = (c < 0 || c > nn[l]) ? NEG : h;
+                hc[k * LANES + l] = h;
+                left[l] = h;
+                int32_t e = h - g * (m - r);
+                best[l] = (c == nn[l] && e > best[l]) ? e : best[l];
+            }
+        }
+        int32_t *restrict tmp = hp;
+        hp = hc;
+        hc = tmp;
+    }
+    /* row m: leave through row m to (m, n) */
+    for (int k = 0; k < K; k++)
+        for (int l = 0; l < LANES; l++) {
+            int32_t c = cval[((size_t)m + k) * LANES + l];
+            int32_t h = hp[k * LANES + l];
+            int32_t e = h - g * (nn[l] - c);
+            if (c >= 0 && c <= nn[l] && h > NEG / 2 && e > best[l]) best[l] = e;
+        }
+}
+
+/* Scores of cheap global alignments of q (length m) with t[0..count), count
+ * <= LANES, band centred on diagonal centre[l] (c - r), half-width w. Each
+ * out[l] is the score of one real global alignment (or of the all-gap one). */
+static void band_group(band_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m, const uint8_t *const *t,
+                       const int *n, const int *centre, int count, int w, int32_t *out)
+{
+    const int K = 2 * w + 1, g = sc->gap_open;
+    const size_t nidx = (size_t)m + K + 1;
+    band_reserve(ws, nidx, (size_t)K);
+    int32_t nn[LANES], best[LANES];
+    for (int l = 0; l < LANES; l++) {
+        nn[l] = l < count ? n[l] : -1;
+        best[l] = NEG;
+        int off = l < count ? centre[l] - w : 0;
+        for (size_t idx = 0; idx < nidx; idx++) {
+            int32_t c = (int32_t)idx + off;
+            ws->cval[idx * LANES + l] = l < count ? c : -1;
+            ws->tt[idx * LANES + l] = (l < count && c >= 1 && c <= nn[l]) ? t[l][c - 1] : 15;
+        }
+    }
+    band_rows(q, m, K, sc->match, sc->mismatch, g, ws->cval, ws->tt, nn, ws->hp, ws->hc, best);
+    for (int l = 0; l < count; l++) {
+        int32_t allgap = -g * (m + n[l]);
+        out[l] = best[l] > allgap ? best[l] : allgap;
+    }
+}
+
+/* ---- q-grams ---- */
+typedef struct {
+    uint32_t *w; /* windows of ACGT only, in order (codes < 4^q) */
+    int nw;
+    int amb; /* ambiguity codes in the sequence */
+} qseq;
+
+static void qgrams_of(const uint8_t *s, int len, int q, qseq *o)
+{
+    o->w = xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(uint32_t));
+    o->nw = 0;
+    o->amb = 0;
+    uint32_t mask = (q >= 16) ? 0xffffffffu : ((1u << (2 * q)) - 1);
+    uint32_t v = 0;
+    int run = 0; /* ACGT bases in a row ending here */
+    for (int p = 0; p < len; p++) {
+        if (s[p] < 4) {
+            v = ((v << 2) | s[p]) & mask;
+            run++;
+        } else {
+            o->amb++;
+            run = 0;
+        }
+        if (run >= q) o->w[o->nw++] = v;
+    }
+}
+
+/* The prune test (docs/PRUNE.md): S the score of some global alignment of
+ * the pair (na, nb bases), amb the ambiguity codes of both, shared the
+ * q-gram count. 1: every optimal alignment has distance > D. */
+static int prune_test(int64_t S, int na, int nb, int amb, int shared, int ms, int g, int q, double coef)
+{
+    if (!(coef > 0.0)) return 0;
+    int64_t num = S + (int64_t)g * (na + nb), den = ms + 2 * g;
+    int64_t pmin = num <= 0 ? 0 : (num + den - 1) / den;
+    int pmax = na < nb ? na : nb;
+    if (pmin > pmax) pmin = pmax; /* cannot happen (S <= ms P - g G); kept safe */
+    double need = (double)pmin * coef - (double)q * amb - (q - 1);
+    return (double)shared < need;
+}
+
+static int cmp_len_idx(const void *x, const void *y, void *arg)
+{
+    const int *len = arg;
+    int a = *(const int *)x, b = *(const int *)y;
+    if (len[a] != len[b]) return len[a] < len[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N]\n");
+    exit(2);
+}
+
+static long parse_long(const char *s, long lo, long hi, const char *what)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == 0 || *end || v < lo || v > hi) {
+        fprintf(stderr, "prune_proto: %s: '%s' is not an integer in [%ld, %ld]\n", what, s, lo, hi);
+        exit(2);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    double D = -1.0;
+    int q = 8, w = 8, check = 0;
+    long genes = -1, dp_pairs = 20000;
+    for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "--cutoff") && k + 1 < argc) {
+            char *end;
+            D = strtod(argv[++k], &end);
+            if (*end || !(D >= 0.0 && D < 1.0)) {
+                fprintf(stderr, "prune_proto: --cutoff: '%s' is not a number in [0, 1)\n", argv[k]);
+                exit(2);
+            }
+        } else if (!strcmp(argv[k], "--q") && k + 1 < argc)
+            q = (int)parse_long(argv[++k], 2, 12, "--q");
+        else if (!strcmp(argv[k], "--w") && k + 1 < argc)
+            w = (int)parse_long(argv[++k], 0, 1000, "--w");
+        else if (!strcmp(argv[k], "--genes") && k + 1 < argc)
+            genes = parse_long(argv[++k], 2, 100000000, "--genes");
+        else if (!strcmp(argv[k], "--dp-pairs") && k + 1 < argc)
+            dp_pairs = parse_long(argv[++k], 1, 1000000000, "--dp-pairs");
+        else if (!strcmp(argv[k], "--check"))
+            check = 1;
+        else if (argv[k][0] != '-' && !path)
+            path = argv[k];
+        else
+            usage();
+    }
+    if (!path || D < 0.0) usage();
+
+    mnw_seqset set;
+    mnw_seqset_init(&set);
+    mnw_err e;
+    if (mnw_fasta_read(path, &set, &e) != 0) {
+        fprintf(stderr, "prune_proto: %s\n", e.msg);
+        return 2;
+    }
+    int n = (int)set.n;
+    if (genes > 0 && genes < n) n = (int)genes;
+    if (n < 2) {
+        fprintf(stderr, "prune_proto: %s: %d sequences, need 2\n", path, n);
+        return 2;
+    }
+    const mnw_scoring sc = MNW_SCORING_DEFAULT;
+    const mnw_iddef idd = MNW_IDDEF_DEFAULT;
+    const int ms = sc.match, g = sc.gap_open;
+    const uint64_t npairs = (uint64_t)n * (uint64_t)(n - 1) / 2;
+
+    int *len = xmalloc((size_t)n * sizeof(int));
+    const uint8_t **seq = xmalloc((size_t)n * sizeof(*seq));
+    for (int i = 0; i < n; i++) {
+        len[i] = (int)mnw_seq_len(&set, (size_t)i);
+        seq[i] = mnw_seq_codes(&set, (size_t)i);
+    }
+
+    /* the bound's constants */
+    const double Dp = D + 1e-9;
+    const double delta = Dp / (1.0 - Dp);
+    const double coef = 1.0 - q * delta;
+
+    printf("prune_proto: %s, %d genes, %llu pairs, cutoff %g, q %d, band half-width %d, vsearch2, "
+           "scoring +%d/%d/gap %d, one thread\n",
+           path, n, (unsigned long long)npairs, D, q, w, sc.match, sc.mismatch, g);
+    if (coef <= 0.0) printf("note: 1 - q d = %.4f <= 0: the bound prunes nothing at this q\n", coef);
+
+    /* ---- the filter, timed (q-gram tables included) ---- */
+    uint8_t *pruned = xcalloc((size_t)npairs, 1); /* pair index k = i(i-1)/2 + j */
+    const size_t nbins = (size_t)1 << (2 * q);
+    uint16_t *cnt = xcalloc(nbins, sizeof(uint16_t));
+    uint16_t *used = xcalloc(nbins, sizeof(uint16_t));
+    qseq *qs = xmalloc((size_t)n * sizeof(qseq));
+    band_ws bws = {0};
+    int *cand = xmalloc((size_t)n * sizeof(int));
+    int *cshared = xmalloc((size_t)n * sizeof(int));
+    uint64_t nband = 0, nband2 = 0, npruned = 0;
+    double t0 = now();
+    for (int i = 0; i < n; i++) qgrams_of(seq[i], len[i], q, &qs[i]);
+    double tq = 0.0, tb = 0.0;
+    for (int i = 1; i < n; i++) {
+        double ta = now();
+        const qseq *A = &qs[i];
+        for (int x = 0; x < A->nw; x++) cnt[A->w[x]]++;
+        int nc = 0;
+        for (int j = 0; j < i; j++) {
+            const qseq *B = &qs[j];
+            int shared = 0;
+            for (int x = 0; x < B->nw; x++) {
+                uint32_t v = B->w[x];
+                shared += used[v] < cnt[v];
+                used[v]++;
+            }
+            for (int x = 0; x < B->nw; x++) used[B->w[x]] = 0;
+            int amb = A->amb + B->amb;
+            int pmax = len[i] < len[j] ? len[i] : len[j];
+            double need_max = pmax * coef - (double)q * amb - (q - 1);
+            if (coef > 0.0 && shared < need_max) {
+                cand[nc] = j;
+                cshared[nc] = shared;
+                nc++;
+            }
+        }
+        for (int x = 0; x < A->nw; x++) cnt[A->w[x]] = 0;
+        double tm = now();
+        tq += tm - ta;
+        /* the band DP for the candidates, LANES at a time, two centres each */
+        for (int c0 = 0; c0 < nc; c0 += LANES) {
+            int count = nc - c0 < LANES ? nc - c0 : LANES;
+            const uint8_t *tp[LANES];
+            int tn[LANES], cen[LANES];
+            int32_t s0[LANES], s1[LANES];
+            for (int l = 0; l < count; l++) {
+                int j = cand[c0 + l];
+                tp[l] = seq[j];
+                tn[l] = len[j];
+                cen[l] = 0;
+            }
+            /* centre 0 first; centre nb - na only for the pairs it did not prune */
+            band_group(&bws, &sc, seq[i], len[i], tp, tn, cen, count, w, s0);
+            int rest[LANES], nr = 0;
+            for (int l = 0; l < count; l++) {
+                int j = cand[c0 + l];
+                if (prune_test(s0[l], len[i], len[j], qs[i].amb + qs[j].amb, cshared[c0 + l], ms, g, q, coef)) {
+                    pruned[(uint64_t)i * (i - 1) / 2 + j] = 1;
+                    npruned++;
+                } else if (tn[l] != len[i]) {
+                    rest[nr++] = l;
+                }
+            }
+            if (nr) {
+                const uint8_t *tp2[LANES];
+                int tn2[LANES];
+                for (int x = 0; x < nr; x++) {
+                    tp2[x] = tp[rest[x]];
+                    tn2[x] = tn[rest[x]];
+                    cen[x] = tn2[x] - len[i];
+                }
+                band_group(&bws, &sc, seq[i], len[i], tp2, tn2, cen, nr, w, s1);
+                for (int x = 0; x < nr; x++) {
+                    int j = cand[c0 + rest[x]];
+                    if (prune_test(s1[x], len[i], len[j], qs[i].amb + qs[j].amb, cshared[c0 + rest[x]], ms, g, q,
+                                   coef)) {
+                        pruned[(uint64_t)i * (i - 1) / 2 + j] = 1;
+                        npruned++;
+                    }
+                }
+                nband2 += (uint64_t)nr;
+            }
+            nband += (uint64_t)count;
+        }
+        tb += now() - tm;
+    }
+    double tfilter = now() - t0;
+
+    /* ---- the DP: every pair (--check) or a sample of rows (timing only) ---- */
+    mnw_cpu_ws *ws = mnw_cpu_ws_new();
+    mnw_eqtab eqt;
+    mnw_eqtab_of(&idd, &eqt);
+    mnw_cpu_ws_figures(ws, &eqt);
+    int *order = xmalloc((size_t)n * sizeof(int));
+    const uint8_t **tp = xmalloc((size_t)n * sizeof(*tp));
+    int *tn = xmalloc((size_t)n * sizeof(int));
+    mnw_aln *out = xmalloc((size_t)n * sizeof(mnw_aln));
+    for (int k = 0; k < n; k++) mnw_aln_init(&out[k]);
+    uint64_t within = 0, kept_beyond = 0, dp_done = 0, fails = 0;
+    double tdp = 0.0;
+    int ilo = 1;
+    if (!check) {
+        uint64_t acc = 0;
+        ilo = n;
+        while (ilo > 1 && acc < (uint64_t)dp_pairs) acc += (uint64_t)(--ilo);
+    }
+    for (int i = ilo; i < n; i++) {
+        for (int j = 0; j < i; j++) order[j] = j;
+        qsort_r(order, (size_t)i, sizeof(int), cmp_len_idx, len);
+        for (int k = 0; k < i; k++) {
+            tp[k] = seq[order[k]];
+            tn[k] = len[order[k]];
+        }
+        double ta = now();
+        mnw_cpu_align(ws, &sc, seq[i], len[i], tp, tn, i, out);
+        tdp += now() - ta;
+        dp_done += (uint64_t)i;
+        if (!check) continue;
+        for (int k = 0; k < i; k++) {
+            int j = order[k];
+            double id = mnw_identity_fig(&idd, &out[k].fig, (size_t)len[i], (size_t)len[j]);
+            double dist = 1.0 - id;
+            int in = !(dist > D);
+            int pr = pruned[(uint64_t)i * (i - 1) / 2 + j];
+            within += (uint64_t)in;
+            if (pr && in) {
+                fails++;
+                if (fails <= 10)
+                    printf("FAIL: pair %s %s (i %d, j %d, lengths %d %d) pruned but its distance %.6f <= %g\n",
+                           mnw_seq_id(&set, (size_t)i), mnw_seq_id(&set, (size_t)j), i, j, len[i], len[j], dist,
+                           D);
+            }
+            if (!pr && !in) kept_beyond++;
+        }
+    }
+    double dp_per = dp_done ? tdp / (double)dp_done : 0.0;
+    uint64_t kept = npairs - npruned;
+
+    printf("pairs: %llu\n", (unsigned long long)npairs);
+    if (check) {
+        uint64_t beyond = npairs - within;
+        printf("within the cutoff (aligned, distance <= %g): %llu\n", D, (unsigned long long)within);
+        printf("pruned: %llu\n", (unsigned long long)npruned);
+        printf("kept: %llu\n", (unsigned long long)kept);
+        printf("kept but beyond the cutoff (the filter's misses): %llu\n", (unsigned long long)kept_beyond);
+        printf("prune rate (pruned / beyond): %.2f%% (%llu / %llu)\n",
+               beyond ? 100.0 * (double)npruned / (double)beyond : 0.0, (unsigned long long)npruned,
+               (unsigned long long)beyond);
+    } else {
+        printf("within the cutoff: not checked (no --check)\n");
+        printf("pruned: %llu\n", (unsigned long long)npruned);
+        printf("kept: %llu\n", (unsigned long long)kept);
+        printf("pruned / pairs (a lower bound of pruned / beyond): %.2f%%\n",
+               100.0 * (double)npruned / (double)npairs);
+    }
+    printf("filter: %.3f s, %.0f ns/pair (q-grams %.0f ns/pair over all pairs; band DP %.0f ns/pair over its %llu "
+           "pairs, %llu of them a second band)\n",
+           tfilter, 1e9 * tfilter / (double)npairs, 1e9 * tq / (double)npairs,
+           nband ? 1e9 * tb / (double)nband : 0.0, (unsigned long long)nband, (unsigned long long)nband2);
+    printf("dp (mnw_cpu_align, counts mode, isa %s): %.3f s for %llu pairs, %.0f ns/pair%s\n", mnw_cpu_isa(), tdp,
+           (unsigned long long)dp_done, 1e9 * dp_per, check ? "" : " (the last rows, timing only)");
+    double full = dp_per * (double)npairs, with = tfilter + dp_per * (double)kept;
+    printf("would-be speed-up (DP on all pairs / (filter on all + DP on the kept)): %.2fx\n",
+           with > 0 ? full / with : 0.0);
+    if (check) {
+        if (fails) {
+            printf("check: FAILED: %llu pruned pairs have distance <= %g\n", (unsigned long long)fails, D);
+            return 1;
+        }
+        printf("check: every pruned pair is beyond the cutoff (all %llu pairs aligned)\n",
+               (unsigned long long)npairs);
+    }
+    for (int k = 0; k < n; k++) mnw_aln_free(&out[k]);
+    mnw_cpu_ws_free(ws);
+    return 0;
+}
