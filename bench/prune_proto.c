@@ -84,7 +84,6 @@ static void *xcalloc(size_t n, size_t s)
 #define NEG (-(1 << 28))
 
 typedef struct {
-    int32_t *cval; /* [idx][lane]: the column c of band slot idx - r */
     int32_t *tt;   /* [idx][lane]: b[c - 1] where 1 <= c <= n, else 15 */
     int32_t *hp, *hc;
     size_t cap_idx, cap_k;
@@ -93,9 +92,7 @@ typedef struct {
 static void band_reserve(band_ws *ws, size_t nidx, size_t K)
 {
     if (nidx > ws->cap_idx) {
-        free(ws->cval);
         free(ws->tt);
-        ws->cval = xmalloc(nidx * LANES * sizeof(int32_t));
         ws->tt = xmalloc(nidx * LANES * sizeof(int32_t));
         ws->cap_idx = nidx;
     }
@@ -110,14 +107,14 @@ static void band_reserve(band_ws *ws, size_t nidx, size_t K)
 
 /* The inner loop, compiled for the widest vector unit the CPU has. */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
-band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const int32_t *restrict cval,
+band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const int32_t *restrict off,
           const int32_t *restrict tt, const int32_t *restrict nn, int32_t *restrict hp, int32_t *restrict hc,
           int32_t *restrict best)
 {
     /* row 0 */
     for (int k = 0; k < K; k++)
         for (int l = 0; l < LANES; l++) {
-            int32_t c = cval[k * LANES + l];
+            int32_t c = k + off[l];
             int32_t h = (c >= 0 && c <= nn[l]) ? -g * c : NEG;
             hp[k * LANES + l] = h;
             int32_t e = h - g * m; /* leaves through column n */
@@ -127,13 +124,12 @@ band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const 
     for (int l = 0; l < LANES; l++) hc[K * LANES + l] = NEG;
     for (int r = 1; r <= m; r++) {
         const int qa = q[r - 1];
-        const int32_t *restrict cv = cval + (size_t)r * LANES;
         const int32_t *restrict tv = tt + (size_t)r * LANES;
         int32_t left[LANES];
         for (int l = 0; l < LANES; l++) left[l] = NEG;
         for (int k = 0; k < K; k++) {
             for (int l = 0; l < LANES; l++) {
-                int32_t c = cv[k * LANES + l];
+                int32_t c = r + k + off[l];
                 int32_t t = tv[k * LANES + l];
                 int32_t s = (qa < 4 && t < 4) ? (qa == t ? ms : mm) : 0;
                 int32_t h = hp[k * LANES + l] + s;
@@ -156,7 +152,7 @@ band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const 
     /* row m: leave through row m to (m, n) */
     for (int k = 0; k < K; k++)
         for (int l = 0; l < LANES; l++) {
-            int32_t c = cval[((size_t)m + k) * LANES + l];
+            int32_t c = m + k + off[l];
             int32_t h = hp[k * LANES + l];
             int32_t e = h - g * (nn[l] - c);
             if (c >= 0 && c <= nn[l] && h > NEG / 2 && e > best[l]) best[l] = e;
@@ -172,18 +168,21 @@ static void band_group(band_ws *ws, const mnw_scoring *sc, const uint8_t *q, int
     const int K = 2 * w + 1, g = sc->gap_open;
     const size_t nidx = (size_t)m + K + 1;
     band_reserve(ws, nidx, (size_t)K);
-    int32_t nn[LANES], best[LANES];
+    int32_t nn[LANES], best[LANES], off[LANES];
+    int32_t *tt = ws->tt;
+    for (size_t x = 0; x < nidx * LANES; x++) tt[x] = 15;
     for (int l = 0; l < LANES; l++) {
         nn[l] = l < count ? n[l] : -1;
         best[l] = NEG;
-        int off = l < count ? centre[l] - w : 0;
-        for (size_t idx = 0; idx < nidx; idx++) {
-            int32_t c = (int32_t)idx + off;
-            ws->cval[idx * LANES + l] = l < count ? c : -1;
-            ws->tt[idx * LANES + l] = (l < count && c >= 1 && c <= nn[l]) ? t[l][c - 1] : 15;
-        }
+        off[l] = l < count ? centre[l] - w : 0;
+        if (l >= count) continue;
+        /* slot idx holds column c = idx + off: b[c - 1] for 1 <= c <= n */
+        int64_t lo = 1 - (int64_t)off[l], hi = (int64_t)n[l] - off[l];
+        if (lo < 0) lo = 0;
+        if (hi > (int64_t)nidx - 1) hi = (int64_t)nidx - 1;
+        for (int64_t idx = lo; idx <= hi; idx++) tt[idx * LANES + l] = t[l][idx + off[l] - 1];
     }
-    band_rows(q, m, K, sc->match, sc->mismatch, g, ws->cval, ws->tt, nn, ws->hp, ws->hc, best);
+    band_rows(q, m, K, sc->match, sc->mismatch, g, off, ws->tt, nn, ws->hp, ws->hc, best);
     for (int l = 0; l < count; l++) {
         int32_t allgap = -g * (m + n[l]);
         out[l] = best[l] > allgap ? best[l] : allgap;
