@@ -27,7 +27,7 @@
  * Usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check]
  *                    [--dp-pairs N]
  *   --q Q        q-gram length, 2..12 (default 8)
- *   --w W        band half-width of the cheap alignment (default 8)
+ *   --w W        band half-width of the cheap alignment (default 4)
  *   --genes N    the first N genes only (default all)
  *   --check      align every pair with mnw's CPU aligner (counts mode, as a
  *                dist run does), compute its distance with lib/identity.c,
@@ -35,6 +35,8 @@
  *                distance <= D; also counts the pairs within D
  *   --dp-pairs N without --check: pairs aligned (the last queries' rows) to
  *                measure the DP's cost per pair (default 20000)
+ *   --prune-all  (tests only) prune every pair, ignoring the bound, so that
+ *                --check must fail where a pair lies within D
  * One thread. Exit 0, 1 (a pruned pair within D), 2 (usage, input).
  */
 #include <math.h>
@@ -240,7 +242,7 @@ static int cmp_len_idx(const void *x, const void *y, void *arg)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N]\n");
+    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N] [--prune-all]\n");
     exit(2);
 }
 
@@ -259,7 +261,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL;
     double D = -1.0;
-    int q = 8, w = 8, check = 0;
+    int q = 8, w = 4, check = 0, prune_all = 0;
     long genes = -1, dp_pairs = 20000;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--cutoff") && k + 1 < argc) {
@@ -279,6 +281,8 @@ int main(int argc, char **argv)
             dp_pairs = parse_long(argv[++k], 1, 1000000000, "--dp-pairs");
         else if (!strcmp(argv[k], "--check"))
             check = 1;
+        else if (!strcmp(argv[k], "--prune-all"))
+            prune_all = 1;
         else if (argv[k][0] != '-' && !path)
             path = argv[k];
         else
@@ -408,6 +412,10 @@ int main(int argc, char **argv)
         tb += now() - tm;
     }
     double tfilter = now() - t0;
+    if (prune_all) { /* the test of --check: every pair pruned, the bound ignored */
+        memset(pruned, 1, (size_t)npairs);
+        npruned = npairs;
+    }
 
     /* ---- the DP: every pair (--check) or a sample of rows (timing only) ---- */
     mnw_cpu_ws *ws = mnw_cpu_ws_new();
