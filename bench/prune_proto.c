@@ -35,6 +35,10 @@
  *                distance <= D; also counts the pairs within D
  *   --dp-pairs N without --check: pairs aligned (the last queries' rows) to
  *                measure the DP's cost per pair (default 20000)
+ *   --diag       when the global count does not prune a pair, count the
+ *                windows of a that have an equal window of b on a diagonal
+ *                an optimal alignment can use (PRUNE.md, lemma 1'); every
+ *                pair then takes the band DP
  *   --prune-all  (tests only) prune every pair, ignoring the bound, so that
  *                --check must fail where a pair lies within D
  * One thread. Exit 0, 1 (a pruned pair within D), 2 (usage, input).
@@ -194,6 +198,7 @@ static void band_group(band_ws *ws, const mnw_scoring *sc, const uint8_t *q, int
 /* ---- q-grams ---- */
 typedef struct {
     uint32_t *w; /* windows of ACGT only, in order (codes < 4^q) */
+    int *pos;    /* their start positions */
     int nw;
     int amb; /* ambiguity codes in the sequence */
 } qseq;
@@ -201,6 +206,7 @@ typedef struct {
 static void qgrams_of(const uint8_t *s, int len, int q, qseq *o)
 {
     o->w = xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(uint32_t));
+    o->pos = xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(int));
     o->nw = 0;
     o->amb = 0;
     uint32_t mask = (q >= 16) ? 0xffffffffu : ((1u << (2 * q)) - 1);
@@ -214,22 +220,60 @@ static void qgrams_of(const uint8_t *s, int len, int q, qseq *o)
             o->amb++;
             run = 0;
         }
-        if (run >= q) o->w[o->nw++] = v;
+        if (run >= q) {
+            o->pos[o->nw] = p - q + 1;
+            o->w[o->nw++] = v;
+        }
     }
 }
 
-/* The prune test (docs/PRUNE.md): S the score of some global alignment of
- * the pair (na, nb bases), amb the ambiguity codes of both, shared the
- * q-gram count. 1: every optimal alignment has distance > D. */
-static int prune_test(int64_t S, int na, int nb, int amb, int shared, int ms, int g, int q, double coef)
+/* The prune test (docs/PRUNE.md). For the query a (sequence i) the context
+ * holds its q-gram positions by q-gram (head/next, for the diagonal count)
+ * and a stamp per window. */
+typedef struct {
+    int ms, g, q, diag;
+    double coef;
+    int32_t *head;  /* [4^q]: the last window of a with this q-gram, -1 none */
+    int32_t *next;  /* [window of a]: the previous window with the same q-gram */
+    uint32_t *stamp; /* [window of a]: the pair that last counted it */
+    uint32_t cur;
+    uint64_t ndiag;  /* pairs that needed the diagonal count */
+} decide_ctx;
+
+/* S the score of some global alignment of a (na bases) with b (nb), amb the
+ * ambiguity codes of both, shared the q-gram count (Lemma 1). Returns 1 when
+ * every optimal alignment has distance > D: shared < need (theorem), or,
+ * with diag, the windows of a with an equal window of b on a diagonal an
+ * aligned column of an alignment with >= Pmin aligned columns can have are
+ * fewer than need (theorem, Lemma 1'). */
+static int prune_test(decide_ctx *cx, int64_t S, const qseq *A, int na, const qseq *B, int nb, int shared)
 {
-    if (!(coef > 0.0)) return 0;
-    int64_t num = S + (int64_t)g * (na + nb), den = ms + 2 * g;
+    if (!(cx->coef > 0.0)) return 0;
+    int64_t num = S + (int64_t)cx->g * (na + nb), den = cx->ms + 2 * cx->g;
     int64_t pmin = num <= 0 ? 0 : (num + den - 1) / den;
     int pmax = na < nb ? na : nb;
     if (pmin > pmax) pmin = pmax; /* cannot happen (S <= ms P - g G); kept safe */
-    double need = (double)pmin * coef - (double)q * amb - (q - 1);
-    return (double)shared < need;
+    const int q = cx->q;
+    double need = (double)pmin * cx->coef - (double)q * (A->amb + B->amb) - (q - 1);
+    if ((double)shared < need) return 1;
+    if (!cx->diag || need <= 0.0) return 0;
+    /* the diagonal count: windows x of a (start p) with a window y of b
+     * (start p') of the same q-gram and -(nb - Pmin) <= p - p' <= na - Pmin */
+    cx->ndiag++;
+    const int64_t dlo = -((int64_t)nb - pmin), dhi = (int64_t)na - pmin;
+    const uint32_t cur = ++cx->cur;
+    int count = 0;
+    for (int y = 0; y < B->nw; y++) {
+        int pb = B->pos[y];
+        for (int32_t x = cx->head[B->w[y]]; x >= 0; x = cx->next[x]) {
+            int64_t d = (int64_t)A->pos[x] - pb;
+            if (d >= dlo && d <= dhi && cx->stamp[x] != cur) {
+                cx->stamp[x] = cur;
+                if (++count >= need) return 0;
+            }
+        }
+    }
+    return (double)count < need;
 }
 
 static int cmp_len_idx(const void *x, const void *y, void *arg)
@@ -242,7 +286,7 @@ static int cmp_len_idx(const void *x, const void *y, void *arg)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N] [--prune-all]\n");
+    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N] [--diag] [--prune-all]\n");
     exit(2);
 }
 
@@ -261,7 +305,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL;
     double D = -1.0;
-    int q = 8, w = 4, check = 0, prune_all = 0;
+    int q = 8, w = 4, check = 0, prune_all = 0, diag = 0;
     long genes = -1, dp_pairs = 20000;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--cutoff") && k + 1 < argc) {
@@ -281,6 +325,8 @@ int main(int argc, char **argv)
             dp_pairs = parse_long(argv[++k], 1, 1000000000, "--dp-pairs");
         else if (!strcmp(argv[k], "--check"))
             check = 1;
+        else if (!strcmp(argv[k], "--diag"))
+            diag = 1;
         else if (!strcmp(argv[k], "--prune-all"))
             prune_all = 1;
         else if (argv[k][0] != '-' && !path)
@@ -321,8 +367,8 @@ int main(int argc, char **argv)
     const double coef = 1.0 - q * delta;
 
     printf("prune_proto: %s, %d genes, %llu pairs, cutoff %g, q %d, band half-width %d, vsearch2, "
-           "scoring +%d/%d/gap %d, one thread\n",
-           path, n, (unsigned long long)npairs, D, q, w, sc.match, sc.mismatch, g);
+           "scoring +%d/%d/gap %d, diagonal count %s, one thread\n",
+           path, n, (unsigned long long)npairs, D, q, w, sc.match, sc.mismatch, g, diag ? "on" : "off");
     if (coef <= 0.0) printf("note: 1 - q d = %.4f <= 0: the bound prunes nothing at this q\n", coef);
 
     /* ---- the filter, timed (q-gram tables included) ---- */
@@ -335,6 +381,11 @@ int main(int argc, char **argv)
     int *cand = xmalloc((size_t)n * sizeof(int));
     int *cshared = xmalloc((size_t)n * sizeof(int));
     uint64_t nband = 0, nband2 = 0, npruned = 0;
+    decide_ctx cx = {ms, g, q, diag, coef, NULL, NULL, NULL, 0, 0};
+    cx.head = xmalloc(nbins * sizeof(int32_t));
+    for (size_t v = 0; v < nbins; v++) cx.head[v] = -1;
+    cx.next = xmalloc((set.max_len + 1) * sizeof(int32_t));
+    cx.stamp = xcalloc(set.max_len + 1, sizeof(uint32_t));
     double t0 = now();
     for (int i = 0; i < n; i++) qgrams_of(seq[i], len[i], q, &qs[i]);
     double tq = 0.0, tb = 0.0;
@@ -355,13 +406,18 @@ int main(int argc, char **argv)
             int amb = A->amb + B->amb;
             int pmax = len[i] < len[j] ? len[i] : len[j];
             double need_max = pmax * coef - (double)q * amb - (q - 1);
-            if (coef > 0.0 && shared < need_max) {
+            if (coef > 0.0 && (diag || shared < need_max)) {
                 cand[nc] = j;
                 cshared[nc] = shared;
                 nc++;
             }
         }
         for (int x = 0; x < A->nw; x++) cnt[A->w[x]] = 0;
+        if (diag)
+            for (int x = 0; x < A->nw; x++) {
+                cx.next[x] = cx.head[A->w[x]];
+                cx.head[A->w[x]] = x;
+            }
         double tm = now();
         tq += tm - ta;
         /* the band DP for the candidates, LANES at a time, two centres each */
@@ -381,7 +437,7 @@ int main(int argc, char **argv)
             int rest[LANES], nr = 0;
             for (int l = 0; l < count; l++) {
                 int j = cand[c0 + l];
-                if (prune_test(s0[l], len[i], len[j], qs[i].amb + qs[j].amb, cshared[c0 + l], ms, g, q, coef)) {
+                if (prune_test(&cx, s0[l], &qs[i], len[i], &qs[j], len[j], cshared[c0 + l])) {
                     pruned[(uint64_t)i * (i - 1) / 2 + j] = 1;
                     npruned++;
                 } else if (tn[l] != len[i]) {
@@ -399,8 +455,8 @@ int main(int argc, char **argv)
                 band_group(&bws, &sc, seq[i], len[i], tp2, tn2, cen, nr, w, s1);
                 for (int x = 0; x < nr; x++) {
                     int j = cand[c0 + rest[x]];
-                    if (prune_test(s1[x], len[i], len[j], qs[i].amb + qs[j].amb, cshared[c0 + rest[x]], ms, g, q,
-                                   coef)) {
+                    if (prune_test(&cx, (s0[rest[x]] > s1[x] ? s0[rest[x]] : s1[x]), &qs[i], len[i], &qs[j], len[j],
+                                   cshared[c0 + rest[x]])) {
                         pruned[(uint64_t)i * (i - 1) / 2 + j] = 1;
                         npruned++;
                     }
@@ -409,6 +465,8 @@ int main(int argc, char **argv)
             }
             nband += (uint64_t)count;
         }
+        if (diag)
+            for (int x = 0; x < A->nw; x++) cx.head[A->w[x]] = -1;
         tb += now() - tm;
     }
     double tfilter = now() - t0;
@@ -484,10 +542,11 @@ int main(int argc, char **argv)
         printf("pruned / pairs (a lower bound of pruned / beyond): %.2f%%\n",
                100.0 * (double)npruned / (double)npairs);
     }
-    printf("filter: %.3f s, %.0f ns/pair (q-grams %.0f ns/pair over all pairs; band DP %.0f ns/pair over its %llu "
-           "pairs, %llu of them a second band)\n",
+    printf("filter: %.3f s, %.0f ns/pair (q-gram count %.0f ns/pair over all pairs; band DP and diagonal count %.0f "
+           "ns/pair over their %llu pairs, %llu of them a second band, %llu a diagonal count)\n",
            tfilter, 1e9 * tfilter / (double)npairs, 1e9 * tq / (double)npairs,
-           nband ? 1e9 * tb / (double)nband : 0.0, (unsigned long long)nband, (unsigned long long)nband2);
+           nband ? 1e9 * tb / (double)nband : 0.0, (unsigned long long)nband, (unsigned long long)nband2,
+           (unsigned long long)cx.ndiag);
     printf("dp (mnw_cpu_align, counts mode, isa %s): %.3f s for %llu pairs, %.0f ns/pair%s\n", mnw_cpu_isa(), tdp,
            (unsigned long long)dp_done, 1e9 * dp_per, check ? "" : " (the last rows, timing only)");
     double full = dp_per * (double)npairs, with = tfilter + dp_per * (double)kept;
