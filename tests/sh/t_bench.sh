@@ -106,6 +106,11 @@ assert within >= (11 if sys.argv[2] == "0.03" else 17), t
 if sys.argv[2] == "0.03": assert pruned > 200, "the filter prunes the real pairs at 0.03: " + t
 PY
 done
+"$BUILD/bench/prune_proto" bound.fa --cutoff 0.10 --q 6 --diag --check >prunediag.txt 2>&1
+rc=$?
+check "prune_proto --check --diag --q 6 at cutoff 0.10 (the diagonal count on every pair): exit 0" \
+    '[ $rc -eq 0 ] && grep -q "^check: every pruned pair is beyond the cutoff (all 276 pairs aligned)$" prunediag.txt' ||
+    sed 's/^/#   /' prunediag.txt | tail -8
 "$BUILD/bench/prune_proto" bound.fa --cutoff 0.03 --check --prune-all >pruneall.txt 2>&1
 rc=$?
 check "prune_proto --check --prune-all (every pair pruned, the bound ignored): exit 1, the pairs within named" \
