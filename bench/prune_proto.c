@@ -32,7 +32,8 @@
  *   --check      align every pair with mnw's CPU aligner (counts mode, as a
  *                dist run does), compute its distance with lib/identity.c,
  *                and fail (exit 1, naming the pair) if a pruned pair has
- *                distance <= D; also counts the pairs within D
+ *                distance <= D, or if a band score is above the optimal score
+ *                (lemma 3's premise); also counts the pairs within D
  *   --dp-pairs N without --check: pairs aligned (the last queries' rows) to
  *                measure the DP's cost per pair (default 20000)
  *   --diag       when the global count does not prune a pair, count the
@@ -111,44 +112,59 @@ static void band_reserve(band_ws *ws, size_t nidx, size_t K)
     }
 }
 
-/* The inner loop, compiled for the widest vector unit the CPU has. */
+/* The rows, compiled for the widest vector unit the CPU has. Cell (r, c) of
+ * lane l sits in slot k = c - r - off[l]. A cell of the grid with c >= 1
+ * reads only cells of the grid (c - 1 >= 0 and c <= n), so the cells outside
+ * the grid need no test: those with c < 0 start at NEG in row 0 and stay
+ * near it (they only feed column 0, where the up move gives the exact -g r;
+ * the slot right of the band holds column 0 of row r - 1 when column 0 enters
+ * the band there), and those with c > n are never read. tt holds 15 outside 1 <= c <= n and
+ * for ambiguity codes (score 0). best[l] gets the best score of a path that
+ * leaves the band through row m or column n, plus that terminal gap run. */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
 band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const int32_t *restrict off,
           const int32_t *restrict tt, const int32_t *restrict nn, int32_t *restrict hp, int32_t *restrict hc,
           int32_t *restrict best)
 {
-    /* row 0 */
     for (int k = 0; k < K; k++)
         for (int l = 0; l < LANES; l++) {
             int32_t c = k + off[l];
-            int32_t h = (c >= 0 && c <= nn[l]) ? -g * c : NEG;
-            hp[k * LANES + l] = h;
-            int32_t e = h - g * m; /* leaves through column n */
-            if (c == nn[l] && e > best[l]) best[l] = e;
+            hp[k * LANES + l] = (c >= 0 && c <= nn[l]) ? -g * c : NEG;
         }
     for (int l = 0; l < LANES; l++) hp[K * LANES + l] = NEG;
     for (int l = 0; l < LANES; l++) hc[K * LANES + l] = NEG;
+    for (int l = 0; l < LANES; l++) { /* row 0 leaving through column n: only when n is in the band at row 0 */
+        int32_t k = nn[l] - off[l];
+        if (nn[l] >= 0 && k >= 0 && k < K && hp[k * LANES + l] - g * m > best[l]) best[l] = hp[k * LANES + l] - g * m;
+    }
     for (int r = 1; r <= m; r++) {
-        const int qa = q[r - 1];
+        const int32_t qa = q[r - 1] < 4 ? q[r - 1] : 16; /* 16: an ambiguity code, every column scores 0 */
         const int32_t *restrict tv = tt + (size_t)r * LANES;
         int32_t left[LANES];
-        for (int l = 0; l < LANES; l++) left[l] = NEG;
+        for (int l = 0; l < LANES; l++) {
+            left[l] = NEG;
+            /* the slot right of the band in row r - 1: column 0 there, when
+             * column 0 enters the band at slot K - 1 in row r */
+            hp[K * LANES + l] = (r - 1 + K + off[l] == 0) ? -g * (r - 1) : NEG;
+        }
         for (int k = 0; k < K; k++) {
             for (int l = 0; l < LANES; l++) {
-                int32_t c = r + k + off[l];
                 int32_t t = tv[k * LANES + l];
-                int32_t s = (qa < 4 && t < 4) ? (qa == t ? ms : mm) : 0;
-                int32_t h = hp[k * LANES + l] + s;
+                int32_t sdiag = t == qa ? ms : ((t < 4 && qa < 4) ? mm : 0);
+                int32_t h = hp[k * LANES + l] + sdiag;
                 int32_t u = hp[(k + 1) * LANES + l] - g;
                 int32_t f = left[l] - g;
                 h = h > u ? h : u;
                 h = h > f ? h : f;
-                h = c == 0 ? -g * r : h;
-                h = (c < 0 || c > nn[l]) ? NEG : h;
                 hc[k * LANES + l] = h;
                 left[l] = h;
-                int32_t e = h - g * (m - r);
-                best[l] = (c == nn[l] && e > best[l]) ? e : best[l];
+            }
+        }
+        for (int l = 0; l < LANES; l++) { /* leave through column n at row r */
+            int32_t k = nn[l] - r - off[l];
+            if (nn[l] >= 0 && k >= 0 && k < K) {
+                int32_t e = hc[k * LANES + l] - g * (m - r);
+                if (e > best[l]) best[l] = e;
             }
         }
         int32_t *restrict tmp = hp;
@@ -161,7 +177,7 @@ band_rows(const uint8_t *restrict q, int m, int K, int ms, int mm, int g, const 
             int32_t c = m + k + off[l];
             int32_t h = hp[k * LANES + l];
             int32_t e = h - g * (nn[l] - c);
-            if (c >= 0 && c <= nn[l] && h > NEG / 2 && e > best[l]) best[l] = e;
+            if (c >= 0 && c <= nn[l] && e > best[l]) best[l] = e;
         }
 }
 
@@ -186,7 +202,10 @@ static void band_group(band_ws *ws, const mnw_scoring *sc, const uint8_t *q, int
         int64_t lo = 1 - (int64_t)off[l], hi = (int64_t)n[l] - off[l];
         if (lo < 0) lo = 0;
         if (hi > (int64_t)nidx - 1) hi = (int64_t)nidx - 1;
-        for (int64_t idx = lo; idx <= hi; idx++) tt[idx * LANES + l] = t[l][idx + off[l] - 1];
+        for (int64_t idx = lo; idx <= hi; idx++) {
+            uint8_t code = t[l][idx + off[l] - 1];
+            tt[idx * LANES + l] = code < 4 ? code : 15;
+        }
     }
     band_rows(q, m, K, sc->match, sc->mismatch, g, off, ws->tt, nn, ws->hp, ws->hc, best);
     for (int l = 0; l < count; l++) {
@@ -373,6 +392,11 @@ int main(int argc, char **argv)
 
     /* ---- the filter, timed (q-gram tables included) ---- */
     uint8_t *pruned = xcalloc((size_t)npairs, 1); /* pair index k = i(i-1)/2 + j */
+    int32_t *sy = NULL; /* with --check: each pair's best band score, INT32_MIN where none ran */
+    if (check) {
+        sy = xmalloc((size_t)npairs * sizeof(int32_t));
+        for (uint64_t k = 0; k < npairs; k++) sy[k] = INT32_MIN;
+    }
     const size_t nbins = (size_t)1 << (2 * q);
     uint16_t *cnt = xcalloc(nbins, sizeof(uint16_t));
     uint16_t *used = xcalloc(nbins, sizeof(uint16_t));
@@ -434,6 +458,8 @@ int main(int argc, char **argv)
             }
             /* centre 0 first; centre nb - na only for the pairs it did not prune */
             band_group(&bws, &sc, seq[i], len[i], tp, tn, cen, count, w, s0);
+            if (sy)
+                for (int l = 0; l < count; l++) sy[(uint64_t)i * (i - 1) / 2 + cand[c0 + l]] = s0[l];
             int rest[LANES], nr = 0;
             for (int l = 0; l < count; l++) {
                 int j = cand[c0 + l];
@@ -453,6 +479,11 @@ int main(int argc, char **argv)
                     cen[x] = tn2[x] - len[i];
                 }
                 band_group(&bws, &sc, seq[i], len[i], tp2, tn2, cen, nr, w, s1);
+                if (sy)
+                    for (int x = 0; x < nr; x++) {
+                        int32_t *v = &sy[(uint64_t)i * (i - 1) / 2 + cand[c0 + rest[x]]];
+                        if (s1[x] > *v) *v = s1[x];
+                    }
                 for (int x = 0; x < nr; x++) {
                     int j = cand[c0 + rest[x]];
                     if (prune_test(&cx, (s0[rest[x]] > s1[x] ? s0[rest[x]] : s1[x]), &qs[i], len[i], &qs[j], len[j],
@@ -511,6 +542,12 @@ int main(int argc, char **argv)
             double dist = 1.0 - id;
             int in = !(dist > D);
             int pr = pruned[(uint64_t)i * (i - 1) / 2 + j];
+            int32_t band = sy[(uint64_t)i * (i - 1) / 2 + j];
+            if (band != INT32_MIN && band > out[k].score) { /* lemma 3's premise: S_Y <= S* */
+                fails++;
+                printf("FAIL: pair %s %s (i %d, j %d): band score %d above the optimal score %d\n",
+                       mnw_seq_id(&set, (size_t)i), mnw_seq_id(&set, (size_t)j), i, j, (int)band, (int)out[k].score);
+            }
             within += (uint64_t)in;
             if (pr && in) {
                 fails++;
@@ -557,6 +594,7 @@ int main(int argc, char **argv)
             printf("check: FAILED: %llu pruned pairs have distance <= %g\n", (unsigned long long)fails, D);
             return 1;
         }
+        printf("check: every band score <= the optimal score\n");
         printf("check: every pruned pair is beyond the cutoff (all %llu pairs aligned)\n",
                (unsigned long long)npairs);
     }
