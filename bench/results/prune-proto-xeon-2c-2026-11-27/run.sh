@@ -27,6 +27,10 @@ for what in "$@"; do
     2kall)
         run 16s-2k-all-D0.03-q8 $S/16s-2k.fa.gz --cutoff 0.03 --q 8
         run 16s-2k-all-D0.10-q8 $S/16s-2k.fa.gz --cutoff 0.10 --q 8 ;;
+    w2)
+        run 16s-2k-600-D0.03-q8-w2 $S/16s-2k.fa.gz --genes 600 --cutoff 0.03 --q 8 --w 2 --check ;;
+    quiet)
+        run 16s-2k-all-D0.03-q8-quiet $S/16s-2k.fa.gz --cutoff 0.03 --q 8 ;;
     gold600)
         run gold-5181-600-D0.03-q8 $S/gold-5181.fa.gz --genes 600 --cutoff 0.03 --q 8 --check
         run gold-5181-600-D0.10-q8 $S/gold-5181.fa.gz --genes 600 --cutoff 0.10 --q 8 --check ;;
