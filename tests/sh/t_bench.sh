@@ -106,6 +106,40 @@ assert within >= (11 if sys.argv[2] == "0.03" else 17), t
 if sys.argv[2] == "0.03": assert pruned > 200, "the filter prunes the real pairs at 0.03: " + t
 PY
 done
+# a random mutation series across D: 24 copies of one gene with 0-8%
+# substitutions and 1-3 base indels, each cut by 0-80 bases at either end
+# (terminal gaps), so that many pairs lie near 0.03 and 0.05
+python3 - "$TDATA/16s-200.fa" >series.fa <<'PY'
+import random, sys
+seqs, cur = [], None
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line.startswith(">"):
+        cur = []; seqs.append(cur)
+    elif cur is not None: cur.append(line.upper())
+g = next("".join(s) for s in seqs[20:] if set("".join(s)) <= set("ACGT"))
+rnd = random.Random(3939)
+for k in range(24):
+    rate = 0.08 * k / 23
+    s = list(g)
+    for _ in range(int(rate * len(g))):
+        p = rnd.randrange(len(s))
+        r = rnd.random()
+        if r < 0.7: s[p] = rnd.choice([c for c in "ACGT" if c != s[p]])
+        elif r < 0.85: del s[p:p + rnd.randint(1, 3)]
+        else: s[p:p] = [rnd.choice("ACGT") for _ in range(rnd.randint(1, 3))]
+    s = "".join(s)[rnd.randint(0, 80):]
+    s = s[:len(s) - rnd.randint(0, 80)]
+    print(">m%02d\n%s" % (k, s))
+PY
+for cut in 0.03 0.05; do
+    "$BUILD/bench/prune_proto" series.fa --cutoff $cut --check >series$cut.txt 2>&1
+    rc=$?
+    check "prune_proto --check on a mutation series (24 copies, 0-8%, cut ends) at $cut: exit 0, more than 5 pairs within and more than 50 pruned" \
+        '[ $rc -eq 0 ] && grep -q "^check: every pruned pair is beyond the cutoff (all 276 pairs aligned)$" series$cut.txt &&
+         [ "$(sed -n "s/^within the cutoff.*: //p" series$cut.txt)" -gt 5 ] && [ "$(sed -n "s/^pruned: //p" series$cut.txt)" -gt 50 ]' ||
+        sed 's/^/#   /' series$cut.txt | tail -8
+done
 "$BUILD/bench/prune_proto" bound.fa --cutoff 0.10 --q 6 --diag --check >prunediag.txt 2>&1
 rc=$?
 check "prune_proto --check --diag --q 6 at cutoff 0.10 (the diagonal count on every pair): exit 0" \
