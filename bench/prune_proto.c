@@ -517,6 +517,7 @@ int main(int argc, char **argv)
     mnw_aln *out = xmalloc((size_t)n * sizeof(mnw_aln));
     for (int k = 0; k < n; k++) mnw_aln_init(&out[k]);
     uint64_t within = 0, kept_beyond = 0, dp_done = 0, fails = 0;
+    uint64_t miss_hist[12] = {0}; /* kept but beyond, by distance: D..D+0.01, ..., >= D+0.10, 1 */
     double tdp = 0.0;
     int ilo = 1;
     if (!check) {
@@ -556,7 +557,11 @@ int main(int argc, char **argv)
                            mnw_seq_id(&set, (size_t)i), mnw_seq_id(&set, (size_t)j), i, j, len[i], len[j], dist,
                            D);
             }
-            if (!pr && !in) kept_beyond++;
+            if (!pr && !in) {
+                kept_beyond++;
+                int bin = dist >= 1.0 ? 11 : (int)((dist - D) / 0.01);
+                miss_hist[bin < 0 ? 0 : bin > 10 ? 10 : bin]++;
+            }
         }
     }
     double dp_per = dp_done ? tdp / (double)dp_done : 0.0;
@@ -569,6 +574,9 @@ int main(int argc, char **argv)
         printf("pruned: %llu\n", (unsigned long long)npruned);
         printf("kept: %llu\n", (unsigned long long)kept);
         printf("kept but beyond the cutoff (the filter's misses): %llu\n", (unsigned long long)kept_beyond);
+        printf("misses by distance:");
+        for (int b = 0; b < 10; b++) printf(" %.2f-%.2f %llu,", D + 0.01 * b, D + 0.01 * (b + 1), (unsigned long long)miss_hist[b]);
+        printf(" >= %.2f %llu, 1 %llu\n", D + 0.10, (unsigned long long)miss_hist[10], (unsigned long long)miss_hist[11]);
         printf("prune rate (pruned / beyond): %.2f%% (%llu / %llu)\n",
                beyond ? 100.0 * (double)npruned / (double)beyond : 0.0, (unsigned long long)npruned,
                (unsigned long long)beyond);
