@@ -40,6 +40,9 @@
  *                windows of a that have an equal window of b on a diagonal
  *                an optimal alignment can use (PRUNE.md, lemma 1'); every
  *                pair then takes the band DP
+ *   --ed         when the count does not prune a pair, the edit-distance
+ *                bound (PRUNE.md, the candidate for larger D): every pair
+ *                then takes the band DP (scalar Myers bit-vector, slow)
  *   --prune-all  (tests only) prune every pair, ignoring the bound, so that
  *                --check must fail where a pair lies within D
  * One thread. Exit 0, 1 (a pruned pair within D), 2 (usage, input).
@@ -246,6 +249,133 @@ static void qgrams_of(const uint8_t *s, int len, int q, qseq *o)
     }
 }
 
+/* ---- the semi-global unit-cost edit distance (PRUNE.md, the candidate for
+ * larger D): ED(p in t) = the least substitutions, insertions and deletions
+ * turning p into some substring of t, two codes equal where vsearch counts
+ * them a match (their base sets overlap). Myers' bit-vector algorithm in
+ * blocks of 64 pattern positions. ---- */
+static const uint8_t base_set[MNW_NCODES] = {1, 2, 4, 8, 5, 10, 6, 9, 12, 3, 14, 13, 11, 7, 15};
+
+typedef struct {
+    uint64_t *peq; /* [code][word] */
+    uint64_t *pv, *mv;
+    int cap;
+} ed_ws;
+
+static void ed_peq(ed_ws *e, const uint8_t *p, int m)
+{
+    int W = (m + 63) / 64;
+    if (W > e->cap) {
+        free(e->peq);
+        free(e->pv);
+        free(e->mv);
+        e->peq = xmalloc((size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
+        e->pv = xmalloc((size_t)W * sizeof(uint64_t));
+        e->mv = xmalloc((size_t)W * sizeof(uint64_t));
+        e->cap = W;
+    }
+    memset(e->peq, 0, (size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
+    for (int i = 0; i < m; i++)
+        for (int c = 0; c < MNW_NCODES; c++)
+            if (base_set[p[i]] & base_set[c]) e->peq[(size_t)c * W + i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* ED of the pattern whose peq is in e (length m) in the text t (length n),
+ * stopping as soon as it is <= stop (returns a value <= stop then). */
+static int ed_search(ed_ws *e, int m, const uint8_t *t, int n, int stop)
+{
+    if (m == 0) return 0;
+    const int W = (m + 63) / 64;
+    const uint64_t top = (uint64_t)1 << ((m - 1) % 64);
+    for (int w = 0; w < W; w++) {
+        e->pv[w] = ~(uint64_t)0;
+        e->mv[w] = 0;
+    }
+    int score = m, best = m;
+    if (best <= stop) return best;
+    for (int j = 0; j < n; j++) {
+        const uint64_t *eqc = e->peq + (size_t)t[j] * W;
+        int hin = 0; /* the top row is 0 everywhere: the text's start is free */
+        for (int w = 0; w < W; w++) {
+            uint64_t Pv = e->pv[w], Mv = e->mv[w], Eq = eqc[w];
+            uint64_t Xv = Eq | Mv;
+            if (hin < 0) Eq |= 1;
+            uint64_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+            uint64_t Ph = Mv | ~(Xh | Pv);
+            uint64_t Mh = Pv & Xh;
+            uint64_t hb = w == W - 1 ? top : (uint64_t)1 << 63;
+            int hout = (Ph & hb) ? 1 : (Mh & hb) ? -1 : 0;
+            Ph <<= 1;
+            Mh <<= 1;
+            if (hin < 0)
+                Mh |= 1;
+            else if (hin > 0)
+                Ph |= 1;
+            e->pv[w] = Mh | ~(Xv | Ph);
+            e->mv[w] = Ph & Xv;
+            hin = hout;
+        }
+        score += hin;
+        if (score < best) {
+            best = score;
+            if (best <= stop) return best;
+        }
+    }
+    return best;
+}
+
+/* ED by the plain DP (the --ed self-test): column over the pattern, the
+ * top row 0 (free text start), the best of the last row (free text end). */
+static int ed_plain(const uint8_t *p, int m, const uint8_t *t, int n)
+{
+    int *col = xmalloc((size_t)(m + 1) * sizeof(int));
+    for (int i = 0; i <= m; i++) col[i] = i;
+    int best = m;
+    for (int j = 1; j <= n; j++) {
+        int diag = col[0];
+        col[0] = 0;
+        for (int i = 1; i <= m; i++) {
+            int up = col[i];
+            int v = diag + !(base_set[p[i - 1]] & base_set[t[j - 1]]);
+            if (up + 1 < v) v = up + 1;
+            if (col[i - 1] + 1 < v) v = col[i - 1] + 1;
+            diag = up;
+            col[i] = v;
+        }
+        if (col[m] < best) best = col[m];
+    }
+    free(col);
+    return best;
+}
+
+static void ed_selftest(void)
+{
+    ed_ws e = {0};
+    uint8_t p[300], t[300];
+    unsigned x = 12345;
+    for (int k = 0; k < 400; k++) {
+        x = x * 1103515245u + 12345u;
+        int m = (int)((x >> 8) % 200), n = (int)((x >> 16) % 200);
+        for (int i = 0; i < m; i++) {
+            x = x * 1103515245u + 12345u;
+            p[i] = (uint8_t)((x >> 10) % 50 == 0 ? 4 + (x >> 20) % 11 : (x >> 12) % 4);
+        }
+        for (int i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            t[i] = i < m && (x >> 9) % 5 ? p[i] : (uint8_t)((x >> 12) % 4);
+        }
+        ed_peq(&e, p, m);
+        int a = ed_search(&e, m, t, n, -1), b = ed_plain(p, m, t, n);
+        if (a != b) {
+            fprintf(stderr, "prune_proto: --ed self-test: m %d n %d: bit-vector %d, DP %d\n", m, n, a, b);
+            exit(1);
+        }
+    }
+    free(e.peq);
+    free(e.pv);
+    free(e.mv);
+}
+
 /* The prune test (docs/PRUNE.md). For the query a (sequence i) the context
  * holds its q-gram positions by q-gram (head/next, for the diagonal count)
  * and a stamp per window. */
@@ -257,6 +387,11 @@ typedef struct {
     uint32_t *stamp; /* [window of a]: the pair that last counted it */
     uint32_t cur;
     uint64_t ndiag;  /* pairs that needed the diagonal count */
+    int ed;          /* --ed: the edit-distance bound when the counts do not prune */
+    const uint8_t *a, *b;
+    ed_ws ea, eb;    /* ea: the query's peq (built once per query), eb: the target's */
+    double dl;       /* delta' */
+    uint64_t ned, ned_pruned;
 } decide_ctx;
 
 /* S the score of some global alignment of a (na bases) with b (nb), amb the
@@ -275,6 +410,22 @@ static int prune_test(decide_ctx *cx, int64_t S, const qseq *A, int na, const qs
     const int q = cx->q;
     double need = (double)pmin * cx->coef - (double)q * (A->amb + B->amb) - (q - 1);
     if ((double)shared < need) return 1;
+    if (cx->ed) {
+        /* ED(a in b) <= delta' P0 + na - P0 and the same for b in a, for every
+         * pair within D (PRUNE.md); prune when either is larger */
+        cx->ned++;
+        double ta = cx->dl * (double)pmin + (double)(na - pmin), tb = cx->dl * (double)pmin + (double)(nb - pmin);
+        int sa = (int)floor(ta), sb = (int)floor(tb);
+        if (ed_search(&cx->ea, na, cx->b, nb, sa) > ta) {
+            cx->ned_pruned++;
+            return 1;
+        }
+        ed_peq(&cx->eb, cx->b, nb);
+        if (ed_search(&cx->eb, nb, cx->a, na, sb) > tb) {
+            cx->ned_pruned++;
+            return 1;
+        }
+    }
     if (!cx->diag || need <= 0.0) return 0;
     /* the diagonal count: windows x of a (start p) with a window y of b
      * (start p') of the same q-gram and -(nb - Pmin) <= p - p' <= na - Pmin */
@@ -305,7 +456,7 @@ static int cmp_len_idx(const void *x, const void *y, void *arg)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N] [--diag] [--prune-all]\n");
+    fprintf(stderr, "usage: prune_proto FASTA --cutoff D [--q Q] [--w W] [--genes N] [--check] [--dp-pairs N] [--diag] [--ed] [--prune-all]\n");
     exit(2);
 }
 
@@ -324,7 +475,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL;
     double D = -1.0;
-    int q = 8, w = 4, check = 0, prune_all = 0, diag = 0;
+    int q = 8, w = 4, check = 0, prune_all = 0, diag = 0, ed = 0;
     long genes = -1, dp_pairs = 20000;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--cutoff") && k + 1 < argc) {
@@ -346,6 +497,8 @@ int main(int argc, char **argv)
             check = 1;
         else if (!strcmp(argv[k], "--diag"))
             diag = 1;
+        else if (!strcmp(argv[k], "--ed"))
+            ed = 1;
         else if (!strcmp(argv[k], "--prune-all"))
             prune_all = 1;
         else if (argv[k][0] != '-' && !path)
@@ -380,6 +533,7 @@ int main(int argc, char **argv)
         seq[i] = mnw_seq_codes(&set, (size_t)i);
     }
 
+    if (ed) ed_selftest(); /* the bit-vector ED against the plain DP, 400 random pairs */
     /* the bound's constants */
     const double Dp = D + 1e-9;
     const double delta = Dp / (1.0 - Dp);
@@ -405,7 +559,14 @@ int main(int argc, char **argv)
     int *cand = xmalloc((size_t)n * sizeof(int));
     int *cshared = xmalloc((size_t)n * sizeof(int));
     uint64_t nband = 0, nband2 = 0, npruned = 0;
-    decide_ctx cx = {ms, g, q, diag, coef, NULL, NULL, NULL, 0, 0};
+    decide_ctx cx = {0};
+    cx.ms = ms;
+    cx.g = g;
+    cx.q = q;
+    cx.diag = diag;
+    cx.coef = coef;
+    cx.ed = ed;
+    cx.dl = delta;
     cx.head = xmalloc(nbins * sizeof(int32_t));
     for (size_t v = 0; v < nbins; v++) cx.head[v] = -1;
     cx.next = xmalloc((set.max_len + 1) * sizeof(int32_t));
@@ -430,13 +591,17 @@ int main(int argc, char **argv)
             int amb = A->amb + B->amb;
             int pmax = len[i] < len[j] ? len[i] : len[j];
             double need_max = pmax * coef - (double)q * amb - (q - 1);
-            if (coef > 0.0 && (diag || shared < need_max)) {
+            if (coef > 0.0 && (diag || ed || shared < need_max)) {
                 cand[nc] = j;
                 cshared[nc] = shared;
                 nc++;
             }
         }
         for (int x = 0; x < A->nw; x++) cnt[A->w[x]] = 0;
+        if (ed) {
+            cx.a = seq[i];
+            ed_peq(&cx.ea, seq[i], len[i]);
+        }
         if (diag)
             for (int x = 0; x < A->nw; x++) {
                 cx.next[x] = cx.head[A->w[x]];
@@ -463,6 +628,7 @@ int main(int argc, char **argv)
             int rest[LANES], nr = 0;
             for (int l = 0; l < count; l++) {
                 int j = cand[c0 + l];
+                cx.b = seq[j];
                 if (prune_test(&cx, s0[l], &qs[i], len[i], &qs[j], len[j], cshared[c0 + l])) {
                     pruned[(uint64_t)i * (i - 1) / 2 + j] = 1;
                     npruned++;
@@ -486,6 +652,7 @@ int main(int argc, char **argv)
                     }
                 for (int x = 0; x < nr; x++) {
                     int j = cand[c0 + rest[x]];
+                    cx.b = seq[j];
                     if (prune_test(&cx, (s0[rest[x]] > s1[x] ? s0[rest[x]] : s1[x]), &qs[i], len[i], &qs[j], len[j],
                                    cshared[c0 + rest[x]])) {
                         pruned[(uint64_t)i * (i - 1) / 2 + j] = 1;
@@ -592,6 +759,9 @@ int main(int argc, char **argv)
            tfilter, 1e9 * tfilter / (double)npairs, 1e9 * tq / (double)npairs,
            nband ? 1e9 * tb / (double)nband : 0.0, (unsigned long long)nband, (unsigned long long)nband2,
            (unsigned long long)cx.ndiag);
+    if (ed)
+        printf("edit-distance bound: run on %llu pairs, pruned %llu of them\n", (unsigned long long)cx.ned,
+               (unsigned long long)cx.ned_pruned);
     printf("dp (mnw_cpu_align, counts mode, isa %s): %.3f s for %llu pairs, %.0f ns/pair%s\n", mnw_cpu_isa(), tdp,
            (unsigned long long)dp_done, 1e9 * dp_per, check ? "" : " (the last rows, timing only)");
     double full = dp_per * (double)npairs, with = tfilter + dp_per * (double)kept;

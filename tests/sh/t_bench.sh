@@ -145,6 +145,11 @@ rc=$?
 check "prune_proto --check --diag --q 6 at cutoff 0.10 (the diagonal count on every pair): exit 0" \
     '[ $rc -eq 0 ] && grep -q "^check: every pruned pair is beyond the cutoff (all 276 pairs aligned)$" prunediag.txt' ||
     sed 's/^/#   /' prunediag.txt | tail -8
+"$BUILD/bench/prune_proto" series.fa --cutoff 0.10 --ed --check >pruneed.txt 2>&1
+rc=$?
+check "prune_proto --check --ed at 0.10 on the mutation series (its bit-vector edit distance equal to a plain DP on 400 random pairs first): exit 0" \
+    '[ $rc -eq 0 ] && grep -q "^check: every pruned pair is beyond the cutoff (all 276 pairs aligned)$" pruneed.txt' ||
+    sed 's/^/#   /' pruneed.txt | tail -8
 "$BUILD/bench/prune_proto" bound.fa --cutoff 0.03 --check --prune-all >pruneall.txt 2>&1
 rc=$?
 check "prune_proto --check --prune-all (every pair pruned, the bound ignored): exit 1, the pairs within named" \

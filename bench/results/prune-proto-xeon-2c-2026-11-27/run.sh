@@ -29,6 +29,8 @@ for what in "$@"; do
         run 16s-2k-all-D0.10-q8 $S/16s-2k.fa.gz --cutoff 0.10 --q 8 ;;
     w2)
         run 16s-2k-600-D0.03-q8-w2 $S/16s-2k.fa.gz --genes 600 --cutoff 0.03 --q 8 --w 2 --check ;;
+    ed)
+        run 16s-2k-600-D0.10-q8-ed $S/16s-2k.fa.gz --genes 600 --cutoff 0.10 --q 8 --ed --check ;;
     quiet)
         run 16s-2k-all-D0.03-q8-quiet $S/16s-2k.fa.gz --cutoff 0.03 --q 8 ;;
     gold600)
