@@ -67,15 +67,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "prune_proto: out of memory (%zu bytes)\n", n);
-        exit(2);
-    }
-    return p;
-}
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -103,14 +94,14 @@ static void band_reserve(band_ws *ws, size_t nidx, size_t K)
 {
     if (nidx > ws->cap_idx) {
         free(ws->tt);
-        ws->tt = xmalloc(nidx * LANES * sizeof(int32_t));
+        ws->tt = mnw_xmalloc(nidx * LANES * sizeof(int32_t));
         ws->cap_idx = nidx;
     }
     if (K + 1 > ws->cap_k) {
         free(ws->hp);
         free(ws->hc);
-        ws->hp = xmalloc((K + 1) * LANES * sizeof(int32_t));
-        ws->hc = xmalloc((K + 1) * LANES * sizeof(int32_t));
+        ws->hp = mnw_xmalloc((K + 1) * LANES * sizeof(int32_t));
+        ws->hc = mnw_xmalloc((K + 1) * LANES * sizeof(int32_t));
         ws->cap_k = K + 1;
     }
 }
@@ -227,8 +218,8 @@ typedef struct {
 
 static void qgrams_of(const uint8_t *s, int len, int q, qseq *o)
 {
-    o->w = xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(uint32_t));
-    o->pos = xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(int));
+    o->w = mnw_xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(uint32_t));
+    o->pos = mnw_xmalloc(((size_t)(len > 0 ? len : 1)) * sizeof(int));
     o->nw = 0;
     o->amb = 0;
     uint32_t mask = (q >= 16) ? 0xffffffffu : ((1u << (2 * q)) - 1);
@@ -269,9 +260,9 @@ static void ed_peq(ed_ws *e, const uint8_t *p, int m)
         free(e->peq);
         free(e->pv);
         free(e->mv);
-        e->peq = xmalloc((size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
-        e->pv = xmalloc((size_t)W * sizeof(uint64_t));
-        e->mv = xmalloc((size_t)W * sizeof(uint64_t));
+        e->peq = mnw_xmalloc((size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
+        e->pv = mnw_xmalloc((size_t)W * sizeof(uint64_t));
+        e->mv = mnw_xmalloc((size_t)W * sizeof(uint64_t));
         e->cap = W;
     }
     memset(e->peq, 0, (size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
@@ -328,7 +319,7 @@ static int ed_search(ed_ws *e, int m, const uint8_t *t, int n, int stop)
  * top row 0 (free text start), the best of the last row (free text end). */
 static int ed_plain(const uint8_t *p, int m, const uint8_t *t, int n)
 {
-    int *col = xmalloc((size_t)(m + 1) * sizeof(int));
+    int *col = mnw_xmalloc((size_t)(m + 1) * sizeof(int));
     for (int i = 0; i <= m; i++) col[i] = i;
     int best = m;
     for (int j = 1; j <= n; j++) {
@@ -526,8 +517,8 @@ int main(int argc, char **argv)
     const int ms = sc.match, g = sc.gap_open;
     const uint64_t npairs = (uint64_t)n * (uint64_t)(n - 1) / 2;
 
-    int *len = xmalloc((size_t)n * sizeof(int));
-    const uint8_t **seq = xmalloc((size_t)n * sizeof(*seq));
+    int *len = mnw_xmalloc((size_t)n * sizeof(int));
+    const uint8_t **seq = mnw_xmalloc((size_t)n * sizeof(*seq));
     for (int i = 0; i < n; i++) {
         len[i] = (int)mnw_seq_len(&set, (size_t)i);
         seq[i] = mnw_seq_codes(&set, (size_t)i);
@@ -548,16 +539,16 @@ int main(int argc, char **argv)
     uint8_t *pruned = xcalloc((size_t)npairs, 1); /* pair index k = i(i-1)/2 + j */
     int32_t *sy = NULL; /* with --check: each pair's best band score, INT32_MIN where none ran */
     if (check) {
-        sy = xmalloc((size_t)npairs * sizeof(int32_t));
+        sy = mnw_xmalloc((size_t)npairs * sizeof(int32_t));
         for (uint64_t k = 0; k < npairs; k++) sy[k] = INT32_MIN;
     }
     const size_t nbins = (size_t)1 << (2 * q);
     uint16_t *cnt = xcalloc(nbins, sizeof(uint16_t));
     uint16_t *used = xcalloc(nbins, sizeof(uint16_t));
-    qseq *qs = xmalloc((size_t)n * sizeof(qseq));
+    qseq *qs = mnw_xmalloc((size_t)n * sizeof(qseq));
     band_ws bws = {0};
-    int *cand = xmalloc((size_t)n * sizeof(int));
-    int *cshared = xmalloc((size_t)n * sizeof(int));
+    int *cand = mnw_xmalloc((size_t)n * sizeof(int));
+    int *cshared = mnw_xmalloc((size_t)n * sizeof(int));
     uint64_t nband = 0, nband2 = 0, npruned = 0;
     decide_ctx cx = {0};
     cx.ms = ms;
@@ -567,9 +558,9 @@ int main(int argc, char **argv)
     cx.coef = coef;
     cx.ed = ed;
     cx.dl = delta;
-    cx.head = xmalloc(nbins * sizeof(int32_t));
+    cx.head = mnw_xmalloc(nbins * sizeof(int32_t));
     for (size_t v = 0; v < nbins; v++) cx.head[v] = -1;
-    cx.next = xmalloc((set.max_len + 1) * sizeof(int32_t));
+    cx.next = mnw_xmalloc((set.max_len + 1) * sizeof(int32_t));
     cx.stamp = xcalloc(set.max_len + 1, sizeof(uint32_t));
     double t0 = now();
     for (int i = 0; i < n; i++) qgrams_of(seq[i], len[i], q, &qs[i]);
@@ -678,10 +669,10 @@ int main(int argc, char **argv)
     mnw_eqtab eqt;
     mnw_eqtab_of(&idd, &eqt);
     mnw_cpu_ws_figures(ws, &eqt);
-    int *order = xmalloc((size_t)n * sizeof(int));
-    const uint8_t **tp = xmalloc((size_t)n * sizeof(*tp));
-    int *tn = xmalloc((size_t)n * sizeof(int));
-    mnw_aln *out = xmalloc((size_t)n * sizeof(mnw_aln));
+    int *order = mnw_xmalloc((size_t)n * sizeof(int));
+    const uint8_t **tp = mnw_xmalloc((size_t)n * sizeof(*tp));
+    int *tn = mnw_xmalloc((size_t)n * sizeof(int));
+    mnw_aln *out = mnw_xmalloc((size_t)n * sizeof(mnw_aln));
     for (int k = 0; k < n; k++) mnw_aln_init(&out[k]);
     uint64_t within = 0, kept_beyond = 0, dp_done = 0, fails = 0;
     uint64_t miss_hist[12] = {0}; /* kept but beyond, by distance: D..D+0.01, ..., >= D+0.10, 1 */
