@@ -337,7 +337,7 @@ int main(int argc, char **argv)
            "pairs/s/core", "bytes/pair");
     int rc = 0;
     for (int c = 0; c < NSET; c++) {
-        mnw_job_spec js = {&spec[c], &sc, level, NULL};
+        mnw_job_spec js = {&spec[c], &sc, level, NULL, NULL};
         if (c == SET_COUNTS) {
             long bad = check_counts(&js, alns, figs, npairs, wl);
             printf("# counts: the outputs from the figures equal those from the runs, byte for byte, in %s (%ld of %llu "

@@ -18,6 +18,7 @@ void mnw_aln_clear(mnw_aln *a)
     a->nops = 0;
     a->score = 0;
     a->has_fig = 0;
+    a->pruned = 0;
 }
 
 void mnw_aln_push(mnw_aln *a, int op, uint32_t len)

@@ -37,6 +37,11 @@ typedef struct {
      * no runs were kept (nops = 0); the outputs read fig instead */
     int has_fig;
     mnw_pathfig fig;
+    /* issue 39: the filter proved the pair beyond the cutoff and it was not
+     * aligned (score, runs and figures are meaningless); no output has a
+     * line for it (the run's prune plan holds only where every output is
+     * cutoff-filtered, lib/prune.h) */
+    int pruned;
 } mnw_aln;
 
 void mnw_aln_init(mnw_aln *a);

@@ -7,6 +7,7 @@
 #define MNW_JOBSPEC_H
 
 #include "lib/output.h"
+#include "lib/prune.h"
 #include "lib/score.h"
 
 typedef struct {
@@ -18,6 +19,9 @@ typedef struct {
      * NULL: every alignment keeps its runs (an output needs a CIGAR, or
      * --counts no). The outputs are the same bytes either way. */
     const mnw_eqtab *figs;
+    /* issue 39: the filter's plan (lib/prune.h); NULL or !prune->on: every
+     * pair is aligned. The outputs are the same bytes either way. */
+    const mnw_prune_plan *prune;
 } mnw_job_spec;
 
 #endif

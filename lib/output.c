@@ -68,6 +68,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
     size_t li = strlen(id_i);
     for (uint64_t x = 0; x < r.count; x++) {
         const mnw_aln *a = &alns[x];
+        if (a->pruned) goto next; /* proven beyond the cutoff: no line anywhere */
         const uint8_t *ca = mnw_seq_codes(s, i), *cb = mnw_seq_codes(s, j);
         size_t na = mnw_seq_len(s, i), nb = mnw_seq_len(s, j);
         const char *id_j = mnw_seq_id(s, j);
@@ -181,6 +182,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             if (j + 1 == i) *p++ = '\n';
             b->len = (size_t)(p - b->p);
         }
+    next:
         if (++j == i) {
             i++;
             j = 0;

@@ -32,7 +32,8 @@ typedef struct {
  * others have none). */
 void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text);
 /* Appends the text of pairs r.k0 .. r.k0+r.count-1 (alns[x] is pair
- * r.k0 + x) to text[out] of every enabled output. */
+ * r.k0 + x) to text[out] of every enabled output. A pruned alignment
+ * (aln.h) has no line in any output. */
 void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, mnw_buf text[MNW_NOUT]);
 
 #endif

@@ -25,6 +25,7 @@ mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln 
     mnw_result *res = mnw_result_new(r);
     res->cells = cells;
     res->dev_pairs[0] = r.count;
+    for (uint64_t x = 0; x < r.count; x++) res->pruned += (uint64_t)(alns[x].pruned != 0);
     for (int o = 0; o < MNW_NOUT; o++) text[o].len = 0;
     mnw_output_format(js->spec, r, alns, text);
     for (int o = 0; o < MNW_NOUT; o++) {

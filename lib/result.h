@@ -20,6 +20,7 @@ typedef struct mnw_result {
     mnw_buf data[MNW_NOUT];
     uint64_t cells;
     uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs by the device that aligned them (progress.json) */
+    uint64_t pruned;                     /* pairs of r the filter proved beyond the cutoff (lib/prune.h) */
     struct mnw_result *next;
 } mnw_result;
 
@@ -28,8 +29,8 @@ void mnw_result_free(mnw_result *res);
 
 /* The result of work list r from its alignments (alns[x] is pair r.k0 + x):
  * the text of every enabled output (mnw_output_format), the gzip ones
- * compressed as one member each at js->gzip_level, and `cells`; its pairs
- * count as the CPU's (dev_pairs[0]) until the caller says otherwise. text is the
+ * compressed as one member each at js->gzip_level, `cells`, and `pruned`
+ * (the alignments marked pruned); its pairs count as the CPU's (dev_pairs[0]) until the caller says otherwise. text is the
  * caller's scratch (reused between calls, contents replaced). Every worker
  * kind builds its results here (CPU workers, the trace-back thread), so they
  * are byte for byte the same. Returns the result (the caller's), or NULL

@@ -607,7 +607,7 @@ static int run_cld_loop(rank0_run *R, mnw_err *e)
     R->net.tick = progress_tick;
     R->net.tick_ctx = &R->pc;
     mnw_eqtab eqt;
-    mnw_job_spec js = {&R->spec, &R->jset->sc, R->jset->gzip_level, counts_table(o, R->jset, &eqt)};
+    mnw_job_spec js = {&R->spec, &R->jset->sc, R->jset->gzip_level, counts_table(o, R->jset, &eqt), NULL};
     mnw_nld_cfg cfg = nld_cfg(o, &js, R->nodes[0].workers, first_slot(R->nodes, 0), R->jset->worklist_size,
                               gpu_sharers(R->nodes, size, 0));
     mnw_nld_link link = mnw_cldnet_link(&R->net, size > 1 ? 0.0005 : 0.25);
@@ -732,7 +732,7 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
     mnw_eqtab eqt;
-    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt)};
+    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt), NULL};
     mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size,
                               gpu_sharers(nodes, mnw_mpi_size(), mnw_mpi_rank()));
     const int mpiio = jset->output_via == MNW_VIA_MPIIO;

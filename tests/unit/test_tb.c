@@ -293,7 +293,7 @@ int main(void)
 
     /* 1. tb path == mnw_cpu_worker_run, byte for byte */
     for (size_t mi = 0; mi < nmodes; mi++) {
-        mnw_job_spec js = {&spec, &modes[mi], 6, NULL};
+        mnw_job_spec js = {&spec, &modes[mi], 6, NULL, NULL};
         for (size_t si = 0; si < nsizes; si++) {
             size_t nr = make_ranges(sizes[si], rs, 64);
             mnw_result *ref[64];
@@ -348,7 +348,7 @@ int main(void)
 
     /* 2. back-pressure: a 1-byte limit still completes, one batch at a time */
     {
-        mnw_job_spec js = {&spec, &modes[0], 6, NULL};
+        mnw_job_spec js = {&spec, &modes[0], 6, NULL, NULL};
         sink s;
         n_lin333 = 2; /* 2 x 333 pairs: about 30 batches */
         sink_init(&s, rs_lin333, n_lin333);
@@ -369,7 +369,7 @@ int main(void)
 
     /* 3. abort: a producer blocked by back-pressure returns at once */
     {
-        mnw_job_spec js = {&spec, &modes[0], 6, NULL};
+        mnw_job_spec js = {&spec, &modes[0], 6, NULL, NULL};
         mnw_range ar[2] = {{100, 7}, {5000, 333}};
         sink s;
         sink_init(&s, ar, 2);
@@ -410,7 +410,7 @@ int main(void)
 
     /* 4. a result that cannot be built reaches deliver as an error */
     {
-        mnw_job_spec js = {&spec, &modes[0], 99, NULL}; /* no such gzip level */
+        mnw_job_spec js = {&spec, &modes[0], 99, NULL, NULL}; /* no such gzip level */
         mnw_range er[2] = {{0, 7}, {300, 40}};
         sink s;
         sink_init(&s, er, 2);
@@ -425,7 +425,7 @@ int main(void)
     /* 4b. a worker that yields between lane groups (what an aligning worker
      * does beside GPUs, to finish their results) builds the same results */
     {
-        mnw_job_spec js = {&spec, &modes[1], 6, NULL};
+        mnw_job_spec js = {&spec, &modes[1], 6, NULL, NULL};
         mnw_range yr[2] = {{0, 5000}, {19900 - 777, 777}};
         int calls = 0, diff = 0, npairs = quick ? 777 : 5777;
         for (int k = quick ? 1 : 0; k < 2; k++) {
@@ -447,7 +447,7 @@ int main(void)
 
     /* 5. an empty work list still completes through the tb */
     {
-        mnw_job_spec js = {&spec, &modes[0], 6, NULL};
+        mnw_job_spec js = {&spec, &modes[0], 6, NULL, NULL};
         mnw_range er[1] = {{50, 0}};
         sink s;
         sink_init(&s, er, 1);
