@@ -542,7 +542,7 @@ static int open_cld(rank0_run *R, uint64_t window, mnw_err *e)
         return -1;
     }
     mnw_cld_init(&R->cld, R->k0 + R->npairs, o->worklist_size, window, &R->w);
-    mnw_cld_start_at(&R->cld, start);
+    mnw_cld_start_at(&R->cld, start, R->rs->resumed ? R->rs->bm.pruned : 0); /* the count goes on from the bookmark */
     mnw_cld_keep_bookmark(&R->cld, o->outdir, &R->rs->tmpl, o->bookmark_every);
     if (!R->rs->resumed && mnw_cld_checkpoint(&R->cld, 1, e)) {
         MNW_IGNORE(mnw_writer_close(&R->w, NULL));

@@ -101,7 +101,7 @@ static int run(mnw_place *p, int from, const char *what)
             pend_size[k] = pend_size[--nps];
             uint64_t size[MNW_NOUT];
             sizes_of(l, size);
-            if (mnw_place_sized(p, (uint64_t)l * WL, WL, size, 10, l % 3, &e)) ok = 0, printf("# %s\n", e.msg);
+            if (mnw_place_sized(p, (uint64_t)l * WL, WL, size, 10, 0, l % 3, &e)) ok = 0, printf("# %s\n", e.msg);
             sized[l] = 1;
             uint64_t k0, o2[MNW_NOUT];
             int rank;
@@ -200,13 +200,13 @@ int main(void)
     mnw_place_init(&p, npairs, WL, 8, 0, en, zero, s0);
     T_OK(mnw_place_next(&p, &r) == 1 && mnw_place_next(&p, &r) == 1, "two lists out");
     sizes_of(0, size);
-    T_OK(mnw_place_sized(&p, 200, WL, size, 1, 0, &e) == -1 && strstr(e.msg, "not expected"),
+    T_OK(mnw_place_sized(&p, 200, WL, size, 1, 0, 0, &e) == -1 && strstr(e.msg, "not expected"),
          "sizes of a list not handed out: refused (%s)", e.msg);
     T_OK(mnw_place_take(&p, &k0, off, &rank) == 0, "nothing to place before the first list's sizes");
-    T_OK(mnw_place_sized(&p, 0, WL, size, 1, 1, &e) == 0 && mnw_place_sized(&p, 0, WL, size, 1, 1, &e) == -1,
+    T_OK(mnw_place_sized(&p, 0, WL, size, 1, 0, 1, &e) == 0 && mnw_place_sized(&p, 0, WL, size, 1, 0, 1, &e) == -1,
          "a list sized twice: refused");
     size[MNW_OUT_PAF] = 5;
-    T_OK(mnw_place_sized(&p, 100, WL, size, 1, 2, &e) == -1 && strstr(e.msg, "alignments.paf.gz"),
+    T_OK(mnw_place_sized(&p, 100, WL, size, 1, 0, 2, &e) == -1 && strstr(e.msg, "alignments.paf.gz"),
          "sizes of an output the run does not write: refused (%s)", e.msg);
     int n[MNW_NOUT] = {0};
     uint32_t *crc[MNW_NOUT] = {0};

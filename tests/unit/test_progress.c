@@ -387,14 +387,14 @@ static void progress_file(void)
         {"\"mnw_progress\": 1", "\"mnw_progres\": 1", "f:1: not an mnw progress file"},
         {"\"state\": \"stopping\"", "\"state\": \"\"", "f:3: \"state\" is empty"},
         {"\"state\": \"stopping\"", "\"state\": null", "f:3: \"state\" must be a string, found null"},
-        {"\"eta_s\": ", "\"eta_s\": -", "f:19: \"eta_s\" must be a number >= 0 or null"},
-        {"\"workers\": 14", "\"workers\": 2147483648", "f:27: \"nodes[0].workers\" must be an integer from 0 to"},
+        {"\"eta_s\": ", "\"eta_s\": -", "f:20: \"eta_s\" must be a number >= 0 or null"},
+        {"\"workers\": 14", "\"workers\": 2147483648", "f:28: \"nodes[0].workers\" must be an integer from 0 to"},
         {"\"name\": \"GPU 1\"", "\"name\": \"\"", "\"nodes[0].devices[2].name\" is empty"},
         {"\"name\": \"GPU 1\"", "\"nam\": \"GPU 1\"", "missing key \"nodes[0].devices[2].name\""},
-        {"\"devices\": [", "\"devices\": {", "f:32:9: expected a key (a string), found '{'"},
-        {"\"nodes\": [", "\"nodes\": 3, \"x\": [", "f:23: \"nodes\" must be an array, found a number 3"},
-        {"\"slurm_restarts\": 3", "\"slurm_restarts\": -3", "f:21: \"slurm_restarts\" must be an integer from 0"},
-        {"\"slurm_jobs\": \"", "\"slurm_jobs\": 5, \"x\": \"", "f:22: \"slurm_jobs\" must be a string"},
+        {"\"devices\": [", "\"devices\": {", "f:34:9: expected a key (a string), found '{'"},
+        {"\"nodes\": [", "\"nodes\": 3, \"x\": [", "f:24: \"nodes\" must be an array, found a number 3"},
+        {"\"slurm_restarts\": 3", "\"slurm_restarts\": -3", "f:22: \"slurm_restarts\" must be an integer from 0"},
+        {"\"slurm_jobs\": \"", "\"slurm_jobs\": 5, \"x\": \"", "f:23: \"slurm_jobs\" must be a string"},
     };
     int ne = (int)(sizeof edits / sizeof edits[0]);
     for (int k = 0; k < ne; k++) {
