@@ -34,7 +34,7 @@ void mnw_cld_free(mnw_cld *c)
 void mnw_cld_start_at(mnw_cld *c, uint64_t watermark, uint64_t pruned)
 {
     c->start = c->watermark = c->next_k = c->bm_mark = watermark;
-    c->pruned = pruned;
+    c->pruned = c->start_pruned = pruned;
 }
 
 void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every)

@@ -37,6 +37,7 @@ typedef struct {
     mnw_result **slots; /* window slots, by (k0 / wl) % window */
     mnw_writer *w;
     uint64_t start;     /* watermark the run started from (> 0: resumed) */
+    uint64_t start_pruned; /* pruned below it (the bookmark's count) */
     int stopping;       /* a stop was asked for: no more lists handed out */
     const char *dir;    /* OUTDIR of the bookmark; NULL: none kept */
     mnw_bookmark *bm;   /* filled by the caller but for watermark and outputs */
