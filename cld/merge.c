@@ -387,9 +387,11 @@ int mnw_merge_main(int argc, char **argv)
         char a[32], b[32];
         mnw_outlock_release(&lock);
         uint64_t pruned = 0;
+        char pr[64] = "";
         for (int i = 0; i < n; i++) pruned += s[i].bm.pruned;
-        printf("mnw merge: %d shard%s, %s pairs (%s pruned), into %s: the run is complete\n", n, n == 1 ? "" : "s",
-               mnw_statfmt_count(s[0].bm.pairs, a), mnw_statfmt_count(pruned, b), outdir);
+        if (pruned) snprintf(pr, sizeof pr, " (%s pruned)", mnw_statfmt_count(pruned, b));
+        printf("mnw merge: %d shard%s, %s pairs%s, into %s: the run is complete\n", n, n == 1 ? "" : "s",
+               mnw_statfmt_count(s[0].bm.pairs, a), pr, outdir);
     }
     for (int i = 0; i < n; i++) mnw_bookmark_free(&s[i].bm);
     free(s);
