@@ -97,11 +97,18 @@ int mnw_bookmark_range(const mnw_bookmark *b, const char *bmpath, uint64_t *k0, 
     return 0;
 }
 
+/* b's range, or every pair where its shard-range is not sound (read
+ * checks it: a bookmark being built may not have it yet) */
+static void range_or_all(const mnw_bookmark *b, uint64_t *k0, uint64_t *k1)
+{
+    mnw_err ignored;
+    if (mnw_bookmark_range(b, "", k0, k1, &ignored)) *k0 = 0, *k1 = b->pairs;
+}
+
 void mnw_bookmark_progress(const mnw_bookmark *b, uint64_t *done, uint64_t *total, char *shard, size_t cap)
 {
     uint64_t k0, k1;
-    mnw_err ignored;
-    if (mnw_bookmark_range(b, "", &k0, &k1, &ignored)) k0 = 0, k1 = b->pairs; /* read checked it */
+    range_or_all(b, &k0, &k1);
     *done = b->watermark - k0;
     *total = k1 - k0;
     const char *sh = mnw_bookmark_get(b, "shard");
@@ -177,7 +184,7 @@ static void hex8(mnw_buf *t, uint32_t v)
 
 static void text_of(const mnw_bookmark *b, int version, mnw_buf *t)
 {
-    kv(t, "mnw-bookmark", version == 1 ? "1" : "2");
+    kv(t, "mnw-bookmark", version == 1 ? "1" : version == 2 ? "2" : "3");
     kv(t, "input-hash", b->input_hash);
     kn(t, "sequences", b->sequences);
     kn(t, "pairs", b->pairs);
@@ -186,6 +193,7 @@ static void text_of(const mnw_bookmark *b, int version, mnw_buf *t)
         kv(t, b->set_key[k], b->set_val[k]);
     }
     kn(t, "watermark", b->watermark);
+    if (version == 3) kn(t, "pruned", b->pruned);
     for (int k = 0; k < b->nout; k++) {
         mnw_buf_puts(t, "output ");
         mnw_buf_puts(t, b->out_name[k]);
@@ -232,9 +240,18 @@ int mnw_bookmark_write(const char *dir, const mnw_bookmark *b, mnw_err *e)
     for (int k = 0; k < b->nout; k++) with += b->out_sum[k] != NULL;
     if (with && with < b->nout)
         return mnw_err_set(e, "%s/%s: some outputs have checksums and some not", dir, MNW_BOOKMARK_FILE);
+    uint64_t k0, k1;
+    range_or_all(b, &k0, &k1);
+    if (b->pruned && (b->watermark < k0 || b->pruned > b->watermark - k0))
+        return mnw_err_set(e, "%s/%s: %llu pairs pruned of the %llu written", dir, MNW_BOOKMARK_FILE,
+                           (unsigned long long)b->pruned,
+                           (unsigned long long)(b->watermark > k0 ? b->watermark - k0 : 0));
+    if (b->pruned && b->nout && !with)
+        return mnw_err_set(e, "%s/%s: pruned pairs, but no output checksums (version 3 has them)", dir,
+                           MNW_BOOKMARK_FILE);
     mnw_buf t;
     mnw_buf_init(&t);
-    text_of(b, b->nout && !with ? 1 : 2, &t);
+    text_of(b, b->pruned ? 3 : b->nout && !with ? 1 : 2, &t);
     int rc = mnw_afile_replace(dir, MNW_BOOKMARK_FILE, t.p, t.len, 1, test_pause, e);
     mnw_buf_free(&t);
     return rc;
@@ -312,7 +329,7 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
     char *text = NULL;
     size_t n = 0;
     if (slurp(path, &text, &n, e)) return -1;
-    int ln = 0, have_hash = 0, have_seq = 0, have_pairs = 0, have_wm = 0, have_end = 0;
+    int ln = 0, have_hash = 0, have_seq = 0, have_pairs = 0, have_wm = 0, have_end = 0, have_pruned = 0;
     int want_blocks = -1; /* a version 2 output line waits for its blocks line */
     uint32_t want_crc = 0;
     uLong crc = crc32(0L, Z_NULL, 0);
@@ -351,8 +368,8 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
             goto bad;
         }
         if (ln == 1) {
-            if (strcmp(key, "mnw-bookmark") || (strcmp(val, "1") && strcmp(val, "2"))) {
-                mnw_err_set(e, "%s:1: not an mnw bookmark of version 1 or 2", path);
+            if (strcmp(key, "mnw-bookmark") || (strcmp(val, "1") && strcmp(val, "2") && strcmp(val, "3"))) {
+                mnw_err_set(e, "%s:1: not an mnw bookmark of version 1, 2 or 3", path);
                 goto bad;
             }
             b->version = val[0] - '0';
@@ -381,6 +398,17 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
             if (key[0] == 's') b->sequences = v, have_seq = 1;
             else if (key[0] == 'p') b->pairs = v, have_pairs = 1;
             else b->watermark = v, have_wm = 1;
+        } else if (!strcmp(key, "pruned")) {
+            if (b->version != 3) {
+                mnw_err_set(e, "%s:%d: a pruned line in a bookmark of version %d (only version 3 has it)", path, ln,
+                            b->version);
+                goto bad;
+            }
+            if (have_pruned || parse_u64(val, &b->pruned)) {
+                mnw_err_set(e, "%s:%d: %s", path, ln, have_pruned ? "a second pruned line" : "pruned is not a number");
+                goto bad;
+            }
+            have_pruned = 1;
         } else if (!strcmp(key, "setting")) {
             char *s2 = strchr(val, ' ');
             if (!s2) {
@@ -390,7 +418,7 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
             *s2 = '\0';
             if (mnw_bookmark_set(b, val, s2 + 1, e)) goto bad_line;
         } else if (!strcmp(key, "output")) {
-            /* version 1: FILE BYTES; version 2: FILE BYTES CRC */
+            /* version 1: FILE BYTES; versions 2 and 3: FILE BYTES CRC */
             char *s2 = strchr(val, ' '), *s3 = s2 ? strchr(s2 + 1, ' ') : NULL;
             uint64_t v;
             if (s2) *s2 = '\0';
@@ -402,7 +430,7 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
                 goto bad;
             }
             if (mnw_bookmark_output(b, val, v, e)) goto bad_line;
-            if (b->version == 2) want_blocks = b->nout - 1;
+            if (b->version >= 2) want_blocks = b->nout - 1;
         } else if (!strcmp(key, "blocks")) {
             if (want_blocks < 0) {
                 mnw_err_set(e, "%s:%d: a blocks line must follow its output line", path, ln);
@@ -456,9 +484,13 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
         mnw_err_set(e, "%s:%d: no end line (a truncated bookmark?)", path, ln + 1);
         goto bad;
     }
-    if (!have_hash || !have_seq || !have_pairs || !have_wm) {
+    if (!have_hash || !have_seq || !have_pairs || !have_wm || (b->version == 3 && !have_pruned)) {
         mnw_err_set(e, "%s: missing %s", path,
-                    !have_hash ? "input-hash" : !have_seq ? "sequences" : !have_pairs ? "pairs" : "watermark");
+                    !have_hash    ? "input-hash"
+                    : !have_seq   ? "sequences"
+                    : !have_pairs ? "pairs"
+                    : !have_wm    ? "watermark"
+                                  : "pruned (a version 3 bookmark has it)");
         goto bad;
     }
     uint64_t npairs;
@@ -473,6 +505,11 @@ int mnw_bookmark_read(const char *path, mnw_bookmark *b, mnw_err *e)
         mnw_err_set(e, "%s: watermark %" PRIu64 " is outside the shard's pairs %" PRIu64 " .. %" PRIu64
                        " (setting shard-range)",
                     path, b->watermark, k0, k1);
+        goto bad;
+    }
+    if (b->pruned > b->watermark - k0) {
+        mnw_err_set(e, "%s: pruned %" PRIu64 " is more than the %" PRIu64 " pairs written", path, b->pruned,
+                    b->watermark - k0);
         goto bad;
     }
     /* the CLD only moves the watermark by whole work lists (the last may be

@@ -31,9 +31,10 @@ void mnw_cld_free(mnw_cld *c)
     c->slots = NULL;
 }
 
-void mnw_cld_start_at(mnw_cld *c, uint64_t watermark)
+void mnw_cld_start_at(mnw_cld *c, uint64_t watermark, uint64_t pruned)
 {
     c->start = c->watermark = c->next_k = c->bm_mark = watermark;
+    c->pruned = c->start_pruned = pruned;
 }
 
 void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every)
@@ -87,6 +88,7 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
     }
     mnw_bookmark *b = c->bm;
     b->watermark = c->watermark;
+    b->pruned = c->pruned;
     for (int o = 0, k = 0; o < MNW_NOUT; o++) {
         if (!c->w->enabled[o]) continue;
         if (k < b->nout) {
@@ -126,6 +128,12 @@ int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e)
 {
     uint64_t k0 = res->r.k0;
     uint64_t slot = (k0 / c->wl) % c->window;
+    if (res->pruned > res->r.count) {
+        uint64_t p = res->pruned, n = res->r.count;
+        mnw_result_free(res);
+        return mnw_err_set(e, "result for pairs from %llu counts %llu pruned of its %llu pairs",
+                           (unsigned long long)k0, (unsigned long long)p, (unsigned long long)n);
+    }
     if (k0 % c->wl || k0 < c->watermark || k0 >= c->next_k || c->slots[slot]) {
         mnw_result_free(res);
         return mnw_err_set(e, "result for pairs from %llu was not expected (not handed out, or received twice)",
@@ -140,6 +148,7 @@ int mnw_cld_accept(mnw_cld *c, mnw_result *res, mnw_err *e)
             if (mnw_writer_append(c->w, o, x->data[o].p, x->data[o].len, e)) return -1;
         c->watermark += x->r.count;
         c->cells += x->cells;
+        c->pruned += x->pruned;
         c->slots[s] = NULL;
         mnw_result_free(x);
         if (c->watermark == c->npairs) break;
@@ -157,7 +166,7 @@ int mnw_cld_place_mode(mnw_cld *c, mnw_err *e)
 
 int mnw_cld_sized(mnw_cld *c, const mnw_wire_head *h, int rank, mnw_err *e)
 {
-    return mnw_place_sized(c->place, h->k0, h->count, h->len, h->cells, rank, e);
+    return mnw_place_sized(c->place, h->k0, h->count, h->len, h->cells, h->pruned, rank, e);
 }
 
 int mnw_cld_window_full(const mnw_cld *c)
@@ -172,7 +181,9 @@ int mnw_cld_take(mnw_cld *c, mnw_wire_place *pl, int *rank)
 
 int mnw_cld_written(mnw_cld *c, const mnw_wire_written *w, int rank, mnw_err *e)
 {
+    uint64_t pruned0 = c->place->pruned;
     if (mnw_place_written(c->place, w->k0, rank, w->n, w->crc, w->len, e)) return -1;
+    c->pruned += c->place->pruned - pruned0; /* the lists that became durable */
     if (c->place->watermark == c->watermark) return 0;
     c->watermark = c->place->watermark;
     c->cells = c->place->cells;

@@ -32,9 +32,12 @@ typedef struct {
     uint64_t next_k;    /* first pair not yet handed out */
     uint64_t watermark; /* all pairs below are written */
     uint64_t cells;     /* DP cells of the written pairs */
+    uint64_t pruned;    /* pairs below the watermark the filter pruned (lib/prune.h), those of the runs
+                           before a resume included: the bookmark's "pruned" */
     mnw_result **slots; /* window slots, by (k0 / wl) % window */
     mnw_writer *w;
     uint64_t start;     /* watermark the run started from (> 0: resumed) */
+    uint64_t start_pruned; /* pruned below it (the bookmark's count) */
     int stopping;       /* a stop was asked for: no more lists handed out */
     const char *dir;    /* OUTDIR of the bookmark; NULL: none kept */
     mnw_bookmark *bm;   /* filled by the caller but for watermark and outputs */
@@ -47,10 +50,12 @@ typedef struct {
 void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw_writer *w);
 void mnw_cld_free(mnw_cld *c);
 /* A resumed run: pairs below watermark are in the outputs already (a
- * multiple of wl, or npairs). Call before handing out anything. */
-void mnw_cld_start_at(mnw_cld *c, uint64_t watermark);
+ * multiple of wl, or npairs), `pruned` of them pruned (the bookmark's
+ * count). Call before handing out anything. */
+void mnw_cld_start_at(mnw_cld *c, uint64_t watermark, uint64_t pruned);
 /* Keep the bookmark dir/mnw.bookmark: b holds the input hash, counts and
- * settings; the CLD fills in the watermark and the output lengths. */
+ * settings; the CLD fills in the watermark, the pairs pruned below it and
+ * the output lengths. */
 void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every);
 /* Writes the bookmark now if `force`, or if `every` seconds passed and the
  * watermark moved. 0, or -1 with e set (an output or the bookmark could

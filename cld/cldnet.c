@@ -66,10 +66,13 @@ static void send_ctl(int to, int tag, const void *p, int len)
     CHECK_MPI(MPI_Send(p, len, MPI_BYTE, to, tag, MPI_COMM_WORLD));
 }
 
-/* A list's pairs, by device, and cells to rank src's share (progress). */
-static void count_pairs(mnw_cldnet_peer *p, uint64_t count, const uint64_t dev_pairs[MNW_RESULT_DEVS], uint64_t cells)
+/* A list's pairs, by device, its pruned pairs and cells to rank src's
+ * share (progress). */
+static void count_pairs(mnw_cldnet_peer *p, uint64_t count, const uint64_t dev_pairs[MNW_RESULT_DEVS], uint64_t pruned,
+                        uint64_t cells)
 {
     p->pairs += count;
+    p->pruned += pruned;
     for (int d = 0; d < MNW_RESULT_DEVS; d++) p->dev_pairs[d] += dev_pairs[d];
     p->cells += cells;
 }
@@ -80,7 +83,7 @@ static int accept_from(mnw_cldnet *n, int src, mnw_result *res, size_t bytes, mn
     mnw_cldnet_peer *p = &n->peer[src];
     p->lists++;
     p->lists_out--;
-    count_pairs(p, res->r.count, res->dev_pairs, res->cells);
+    count_pairs(p, res->r.count, res->dev_pairs, res->pruned, res->cells);
     p->bytes += bytes;
     return mnw_cld_accept(n->cld, res, e);
 }
@@ -99,7 +102,7 @@ static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
 /* Output through MPI-IO: a list's sizes from rank src (its header). */
 static int sized_from(mnw_cldnet *n, int src, const mnw_wire_head *h, mnw_err *e)
 {
-    count_pairs(&n->peer[src], h->count, h->dev_pairs, h->cells);
+    count_pairs(&n->peer[src], h->count, h->dev_pairs, h->pruned, h->cells);
     return mnw_cld_sized(n->cld, h, src, e);
 }
 
@@ -463,8 +466,9 @@ void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs)
 {
     for (int r = 0; r < n->size; r++) {
         const mnw_cldnet_peer *p = &n->peer[r];
-        LOG_INFO("rank %d (%s, %d workers): %llu work lists, %llu pairs, %.0f pairs/s, %.2f GCUPS", r, p->host,
-                 p->workers, (unsigned long long)p->lists, (unsigned long long)p->pairs,
+        LOG_INFO("rank %d (%s, %d workers): %llu work lists, %llu pairs (%llu pruned), %.0f pairs/s, %.2f GCUPS", r,
+                 p->host, p->workers, (unsigned long long)p->lists, (unsigned long long)p->pairs,
+                 (unsigned long long)p->pruned,
                  secs > 0 ? (double)p->pairs / secs : 0.0, secs > 0 ? (double)p->cells / secs / 1e9 : 0.0);
     }
     /* result bytes that came over MPI (rank 0's own results are handed

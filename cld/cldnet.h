@@ -38,6 +38,7 @@ typedef struct {
     int bye;           /* said BYE: sends nothing more */
     double last_heard; /* mnw_now() of its last message */
     uint64_t lists_out, lists, pairs, cells, bytes;
+    uint64_t pruned;   /* of its pairs, those the filter pruned (lib/prune.h) */
     uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs by device: [0] CPU, [1 + k] GPU k */
 } mnw_cldnet_peer;
 
@@ -88,7 +89,7 @@ mnw_nld_link mnw_cldnet_link(mnw_cldnet *n, double wait_s);
  * (0, or MNW_EXIT_STOPPED). 0 or -1 with e set (a rank failed or went
  * silent). */
 int mnw_cldnet_finish(mnw_cldnet *n, int status, mnw_err *e) MNW_MUST_CHECK;
-/* One line per rank into the log: lists, pairs, pairs/s over `secs`. */
+/* One line per rank into the log: lists, pairs, pruned, pairs/s over `secs`. */
 void mnw_cldnet_log_ranks(const mnw_cldnet *n, double secs);
 
 #endif

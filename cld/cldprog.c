@@ -65,6 +65,7 @@ void mnw_cldprog_init(mnw_cldprog *cp, const mnw_cldnet *net, const int *ngpus, 
     snprintf(p->outdir, sizeof p->outdir, "%s", realpath(dir, abs) ? abs : dir);
     p->pairs_total = pairs_total;
     p->pairs_at_start = p->pairs_done = net->cld->start - base;
+    p->pruned = net->cld->pruned;
     mnw_slurm_job(p->slurm_job, sizeof p->slurm_job, &p->slurm_restarts);
     job_list(p->slurm_jobs, sizeof p->slurm_jobs, jobs, p->slurm_job);
     for (int r = 0; r < net->size; r++) {
@@ -90,9 +91,11 @@ void mnw_cldprog_update(mnw_cldprog *cp, const char *state, const char *message,
     p->updated = mnw_progress_now();
     p->elapsed_s = now - cp->t0;
     p->pairs_done = net->cld->watermark - cp->base;
+    p->pruned = net->cld->pruned;
     for (int r = 0; r < net->size; r++) {
         mnw_progress_node *n = &p->nodes[r];
         n->pairs = net->peer[r].pairs;
+        n->pruned = net->peer[r].pruned;
         for (int d = 0; d < n->ndev; d++) n->dev[d].pairs = net->peer[r].dev_pairs[d];
     }
     mnw_progress_rates(p);

@@ -1,6 +1,7 @@
 /* cldprog.h - the run's OUTDIR/progress.json (progress.h), kept by rank 0
- * from the CLD's counters: pairs written, and per rank and device (the
- * dev_pairs every result carries) the pairs of this run. Written when the
+ * from the CLD's counters: pairs written and, of them, pruned (the
+ * bookmark's count), and per rank and device (the dev_pairs every result
+ * carries) the pairs of this run, per rank also those pruned. Written when the
  * run starts, every MNW_PROGRESS_INTERVAL_S seconds, and when it ends
  * (done, stopped or failed), and at once on a change of state; each write
  * also appends to the run's history, OUTDIR/progress.log (proglog.h), when

@@ -201,6 +201,8 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
 {
     const mnw_bookmark *b0 = &s[0].bm;
     int nout = b0->nout, rc = 0;
+    uint64_t pruned = 0; /* the shards' pruned pairs: each bookmark counts its own */
+    for (int i = 0; i < n; i++) pruned += s[i].bm.pruned;
     char tmp[MNW_BOOKMARK_MAX_OUT][4400], dst[MNW_BOOKMARK_MAX_OUT][4400];
     mnw_sum *sums = calloc((size_t)nout, sizeof *sums);
     const size_t cap = 4u << 20;
@@ -260,8 +262,8 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
         for (int k = 0; k < nout; k++)
             fprintf(log, "%s   %s: %llu bytes, CRC-32 %08x\n", when, b0->out_name[k],
                     (unsigned long long)sums[k].bytes, (unsigned)mnw_sum_crc(&sums[k]));
-        fprintf(log, "%s done: the run is complete, all %llu pairs (merged in %.2fs)\n", when,
-                (unsigned long long)b0->pairs, mnw_progress_now() - t0);
+        fprintf(log, "%s done: the run is complete, all %llu pairs, %llu of them pruned (merged in %.2fs)\n", when,
+                (unsigned long long)b0->pairs, (unsigned long long)pruned, mnw_progress_now() - t0);
         if (fclose(log)) rc = mnw_err_set(e, "%s: write failed", path);
     } else {
         rc = lfd < 0 ? -1 : mnw_err_set(e, "%s: cannot create: %s", path, strerror(errno));
@@ -274,6 +276,7 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
     snprintf(p.input, sizeof p.input, "%s", mnw_bookmark_get(b0, "input") ? mnw_bookmark_get(b0, "input") : "");
     snprintf(p.outdir, sizeof p.outdir, "%s", realpath(outdir, abs) ? abs : outdir);
     p.pairs_total = p.pairs_done = p.pairs_at_start = b0->pairs; /* the merge aligned none of them */
+    p.pruned = pruned;
     p.elapsed_s = mnw_progress_now() - p.started;
     mnw_progress_rates(&p);
     if (!rc && mnw_progress_write(outdir, &p, e)) rc = -1;
@@ -283,6 +286,7 @@ static int write_merged(const char *outdir, const shard_in *s, int n, double t0,
     memcpy(bm.input_hash, b0->input_hash, sizeof bm.input_hash);
     bm.sequences = b0->sequences;
     bm.pairs = bm.watermark = b0->pairs;
+    bm.pruned = pruned;
     for (int k = 0; k < b0->nset && !rc; k++) /* a whole run's: shard none, no range */
         if (strcmp(b0->set_key[k], "shard-range"))
             rc = mnw_bookmark_set(&bm, b0->set_key[k], strcmp(b0->set_key[k], "shard") ? b0->set_val[k] : "none", e);
@@ -380,10 +384,14 @@ int mnw_merge_main(int argc, char **argv)
         }
         if (!existed) rmdir(outdir); /* only if empty: what the merge made */
     } else {
-        char a[32];
+        char a[32], b[32];
         mnw_outlock_release(&lock);
-        printf("mnw merge: %d shard%s, %s pairs, into %s: the run is complete\n", n, n == 1 ? "" : "s",
-               mnw_statfmt_count(s[0].bm.pairs, a), outdir);
+        uint64_t pruned = 0;
+        char pr[64] = "";
+        for (int i = 0; i < n; i++) pruned += s[i].bm.pruned;
+        if (pruned) snprintf(pr, sizeof pr, " (%s pruned)", mnw_statfmt_count(pruned, b));
+        printf("mnw merge: %d shard%s, %s pairs%s, into %s: the run is complete\n", n, n == 1 ? "" : "s",
+               mnw_statfmt_count(s[0].bm.pairs, a), pr, outdir);
     }
     for (int i = 0; i < n; i++) mnw_bookmark_free(&s[i].bm);
     free(s);

@@ -58,9 +58,12 @@ static mnw_place_slot *out_slot(mnw_place *p, uint64_t k0)
 }
 
 int mnw_place_sized(mnw_place *p, uint64_t k0, uint64_t count, const uint64_t size[MNW_NOUT], uint64_t cells,
-                    int rank, mnw_err *e)
+                    uint64_t pruned, int rank, mnw_err *e)
 {
     mnw_place_slot *s = out_slot(p, k0);
+    if (pruned > count)
+        return mnw_err_set(e, "sizes for pairs %llu from rank %d count %llu pruned of its %llu pairs",
+                           (unsigned long long)k0, rank, (unsigned long long)pruned, (unsigned long long)count);
     if (!s || s->state != MNW_PLACE_OUT || s->r.count != count)
         return mnw_err_set(e, "sizes for pairs %llu (+%llu) from rank %d were not expected (not handed out, or "
                               "sized twice)",
@@ -72,6 +75,7 @@ int mnw_place_sized(mnw_place *p, uint64_t k0, uint64_t count, const uint64_t si
         s->size[o] = size[o];
     }
     s->rank = rank;
+    s->pruned = pruned;
     s->state = MNW_PLACE_SIZED;
     p->cells += cells;
     return 0;
@@ -140,6 +144,7 @@ int mnw_place_written(mnw_place *p, uint64_t k0, int rank, const int n[MNW_NOUT]
             p->bytes[o] += x->size[o];
         }
         p->watermark += x->r.count;
+        p->pruned += x->pruned;
         clear(x);
     }
     return 0;

@@ -38,6 +38,7 @@ typedef struct {
     mnw_range r;
     int rank;                 /* who reported its sizes: the writer */
     uint64_t size[MNW_NOUT];  /* bytes of each output for this list */
+    uint64_t pruned;          /* its pairs the filter pruned (lib/prune.h) */
     uint64_t off[MNW_NOUT];   /* where they go (PLACED on) */
     int npiece[MNW_NOUT];     /* WRITTEN: the CRC-32 pieces of each output */
     uint32_t *crc[MNW_NOUT];
@@ -55,6 +56,7 @@ typedef struct {
     uint64_t base[MNW_NOUT];      /* where writers cut pieces: the sums' block size at the start */
     int enabled[MNW_NOUT];
     uint64_t cells;
+    uint64_t pruned;              /* pairs pruned in the lists made durable here (not those below start) */
     mnw_place_slot *slots;        /* window slots, by (k0 / wl) % window */
 } mnw_place;
 
@@ -69,10 +71,11 @@ void mnw_place_free(mnw_place *p);
 /* 1: *r is the next list to hand out; 0: none until lists become durable
  * (window full); -1: every list is out. */
 int mnw_place_next(mnw_place *p, mnw_range *r);
-/* The sizes of list k0 from rank (after it aligned it). 0, or -1 with e
- * set: a list not handed out, or sized twice. */
+/* The sizes of list k0 from rank (after it aligned it), and how many of
+ * its pairs the filter pruned (counted in p->pruned once the list is
+ * durable). 0, or -1 with e set: a list not handed out, or sized twice. */
 int mnw_place_sized(mnw_place *p, uint64_t k0, uint64_t count, const uint64_t size[MNW_NOUT], uint64_t cells,
-                    int rank, mnw_err *e) __attribute__((warn_unused_result));
+                    uint64_t pruned, int rank, mnw_err *e) __attribute__((warn_unused_result));
 /* The next list that can be placed now (every list before it is placed):
  * 1 with *k0, off[] and *rank (send them the offsets), or 0 when none. */
 int mnw_place_take(mnw_place *p, uint64_t *k0, uint64_t off[MNW_NOUT], int *rank);

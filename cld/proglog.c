@@ -56,6 +56,7 @@ void mnw_proglog_line(const mnw_progress *p, mnw_buf *b)
     kv_u64(b, 0, "pairs_done", p->pairs_done);
     kv_u64(b, 0, "pairs_at_start", p->pairs_at_start);
     kv_u64(b, 0, "pairs_total", p->pairs_total);
+    kv_u64(b, 0, "pruned", p->pruned);
     key(b, 0, "nodes");
     mnw_buf_putc(b, '[');
     for (int r = 0; r < p->nnodes; r++) {
@@ -66,6 +67,7 @@ void mnw_proglog_line(const mnw_progress *p, mnw_buf *b)
         mnw_buf_put_i64(b, n->rank);
         kv_str(b, 0, "host", n->host);
         kv_u64(b, 0, "pairs", n->pairs);
+        kv_u64(b, 0, "pruned", n->pruned);
         key(b, 0, "dev");
         mnw_buf_putc(b, '[');
         for (int d = 0; d < n->ndev; d++) {
@@ -78,6 +80,25 @@ void mnw_proglog_line(const mnw_progress *p, mnw_buf *b)
         mnw_buf_puts(b, "]}");
     }
     mnw_buf_puts(b, "]}\n");
+}
+
+int mnw_proglog_snap_of(const mnw_json *v, mnw_proglog_snap *s)
+{
+    memset(s, 0, sizeof *s);
+    const mnw_json *st = v ? mnw_json_get(v, "state") : NULL, *nodes = v ? mnw_json_get(v, "nodes") : NULL;
+    const mnw_json *t = v ? mnw_json_get(v, "t") : NULL, *el = v ? mnw_json_get(v, "elapsed_s") : NULL;
+    const mnw_json *pr = v ? mnw_json_get(v, "pruned") : NULL;
+    long long r = 0;
+    if (!st || st->type != MNW_JSON_STRING || !nodes || nodes->type != MNW_JSON_ARRAY ||
+        mnw_json_int(mnw_json_get(v, "resumes"), 0, 1000000, &r))
+        return -1;
+    s->resumes = (int)r;
+    snprintf(s->state, sizeof s->state, "%s", st->str);
+    s->t = t && t->type == MNW_JSON_NUMBER ? t->num : 0;
+    s->elapsed_s = el && el->type == MNW_JSON_NUMBER ? el->num : 0;
+    if (mnw_json_u64(mnw_json_get(v, "pairs_done"), &s->pairs_done)) s->pairs_done = 0;
+    if (pr && (mnw_json_u64(pr, &s->pruned) || s->pruned > s->pairs_done)) return -1;
+    return 0;
 }
 
 /* Writes all of p[0..n) to fd. 0, or -1 with errno set. */

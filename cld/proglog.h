@@ -10,13 +10,15 @@
  * resume count, so a reader sees where each run began. Each line:
  *
  *   {"t": UNIX_TIME, "resumes": R, "state": "running", "elapsed_s": S,
- *    "pairs_done": D, "pairs_at_start": A, "pairs_total": T,
- *    "nodes": [{"rank": 0, "host": "h", "pairs": P,
+ *    "pairs_done": D, "pairs_at_start": A, "pairs_total": T, "pruned": N,
+ *    "nodes": [{"rank": 0, "host": "h", "pairs": P, "pruned": NP,
  *               "dev": [{"name": "CPU", "pairs": P0}, {"name": "GPU 0", "pairs": P1}]}]}
  *
  * (written without the spaces), where pairs_done counts from the run's
- * first pair (a shard's first, shard.h) and a node's and device's pairs are
- * those of this run since its start or resume.
+ * first pair (a shard's first, shard.h), pruned is how many of them the
+ * filter pruned (progress.h), and a node's and device's pairs (and a
+ * node's pruned) are those of this run since its start or resume. Lines
+ * of an mnw before the filter have no "pruned": they read as 0.
  *
  * Bounded: when the file passes MNW_PROGLOG_MAX_BYTES it is rewritten
  * (atomically: a temporary file renamed over it) keeping the first and
@@ -38,6 +40,7 @@
 
 #include "cld/progress.h"
 #include "lib/buf.h"
+#include "lib/json.h"
 #include "lib/util.h"
 
 #define MNW_PROGLOG_FILE "progress.log"
@@ -63,6 +66,18 @@ int mnw_proglog_add(mnw_proglog *l, const mnw_progress *p, int force, mnw_err *e
 
 /* One snapshot line of p (with its newline) into b. */
 void mnw_proglog_line(const mnw_progress *p, mnw_buf *b);
+
+/* The run-wide figures of one line (parsed by mnw_json_parse). */
+typedef struct {
+    double t, elapsed_s;
+    int resumes;
+    char state[16];
+    uint64_t pairs_done, pruned; /* pruned: 0 in a line without it (an mnw before the filter) */
+} mnw_proglog_snap;
+/* 0 with *s filled, or -1 when v is not a snapshot (no "state" string,
+ * "nodes" array or "resumes" count; a "pruned" that is not a count, or
+ * more than pairs_done): a reader skips it. */
+int mnw_proglog_snap_of(const mnw_json *v, mnw_proglog_snap *s);
 
 /* Rewrites path keeping the first and last line, each line whose "state"
  * or "resumes" differs from its predecessor's, and every second other line.

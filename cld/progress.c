@@ -88,6 +88,8 @@ static int check(const mnw_progress *p, char *why, size_t n)
                         " do not fit together (at_start <= done <= total)",
                         p->pairs_at_start, p->pairs_done, p->pairs_total),
                -1;
+    if (p->pruned > p->pairs_done)
+        return snprintf(why, n, "pruned %" PRIu64 " is more than pairs_done %" PRIu64, p->pruned, p->pairs_done), -1;
     if (!isfinite(p->started) || !isfinite(p->updated) || !rate_ok(p->elapsed_s))
         return snprintf(why, n, "started, updated or elapsed_s is not a finite number (elapsed_s >= 0)"), -1;
     if (!rate_ok(p->pairs_per_s) || isnan(p->eta_s) || isinf(p->eta_s))
@@ -99,6 +101,10 @@ static int check(const mnw_progress *p, char *why, size_t n)
         if (!terminated(nd->host, sizeof nd->host)) return snprintf(why, n, "node %d: host without its end", k), -1;
         if (nd->rank < 0 || nd->workers < 0 || nd->ngpus < 0)
             return snprintf(why, n, "node %d: a negative rank, workers or gpus", k), -1;
+        if (nd->pruned > nd->pairs)
+            return snprintf(why, n, "node %d: pruned %" PRIu64 " is more than its pairs %" PRIu64, k, nd->pruned,
+                            nd->pairs),
+                   -1;
         if (!rate_ok(nd->pairs_per_s)) return snprintf(why, n, "node %d: pairs_per_s not a finite number >= 0", k), -1;
         if (nd->ndev < 0 || nd->ndev > MNW_PROGRESS_MAX_DEV)
             return snprintf(why, n, "node %d: %d devices (0 to %d)", k, nd->ndev, MNW_PROGRESS_MAX_DEV), -1;
@@ -179,6 +185,7 @@ static void text_of(const mnw_progress *p, mnw_buf *b)
     kv_u64(b, 2, "pairs_total", p->pairs_total);
     kv_u64(b, 2, "pairs_done", p->pairs_done);
     kv_u64(b, 2, "pairs_at_start", p->pairs_at_start);
+    kv_u64(b, 2, "pruned", p->pruned);
     kv_i64(b, 2, "resumes", p->resumes);
     kv_num(b, 2, "pairs_per_s", "%.3f", p->pairs_per_s);
     if (p->eta_s < 0) {
@@ -200,6 +207,7 @@ static void text_of(const mnw_progress *p, mnw_buf *b)
         kv_i64(b, 6, "workers", n->workers);
         kv_i64(b, 6, "gpus", n->ngpus);
         kv_u64(b, 6, "pairs", n->pairs);
+        kv_u64(b, 6, "pruned", n->pruned);
         kv_num(b, 6, "pairs_per_s", "%.3f", n->pairs_per_s);
         put_key(b, 6, "devices");
         mnw_buf_puts(b, n->ndev ? "[\n" : "[]\n");
@@ -335,6 +343,7 @@ static int rd_node(rd *r, const mnw_json *o, int k, mnw_progress_node *n)
     if (rd_u64(r, o, ctx, "pairs", &n->pairs) || rd_num(r, o, ctx, "pairs_per_s", 0, 0, &n->pairs_per_s) ||
         rd_array(r, o, ctx, "devices", &devs))
         return -1;
+    if (mnw_json_get(o, "pruned") && rd_u64(r, o, ctx, "pruned", &n->pruned)) return -1; /* later: optional */
     if (devs->n > MNW_PROGRESS_MAX_DEV)
         return mnw_err_set(r->e, "%s:%d: \"%s.devices\" has %zu devices (at most %d)", r->path, devs->line, ctx,
                            devs->n, MNW_PROGRESS_MAX_DEV);
@@ -393,6 +402,7 @@ static int from_tree(rd *r, const mnw_json *root, mnw_progress *p)
     }
     if (mnw_json_get(root, "slurm_jobs") && rd_str(r, root, c, "slurm_jobs", p->slurm_jobs, sizeof p->slurm_jobs))
         return -1;
+    if (mnw_json_get(root, "pruned") && rd_u64(r, root, c, "pruned", &p->pruned)) return -1;
     if (!p->state[0]) return mnw_err_set(r->e, "%s:%d: \"state\" is empty", r->path, mnw_json_get(root, "state")->line);
     if (nodes->n > INT32_MAX) return mnw_err_set(r->e, "%s:%d: too many nodes", r->path, nodes->line);
     p->nnodes = (int)nodes->n;

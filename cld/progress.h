@@ -13,9 +13,11 @@
  * ignores keys it does not know and accepts any key order; it refuses
  * malformed JSON, a missing or mistyped key, numbers out of range, strings
  * too long for their field and counts that do not fit together
- * (pairs_at_start <= pairs_done <= pairs_total), naming the file and line.
+ * (pairs_at_start <= pairs_done <= pairs_total, pruned <= pairs_done, a
+ * node's pruned <= its pairs), naming the file and line.
  * "slurm_restarts" and "slurm_jobs" came later: a file without them reads
- * as 0 and "".
+ * as 0 and "", and so does one without "pruned" (issue 39; of the run and
+ * of each node) as 0, which it is: the mnw that wrote it pruned nothing.
  * The writer refuses what the reader would refuse, so what it writes reads
  * back.
  *
@@ -47,7 +49,8 @@ typedef struct {
     int rank;
     char host[64];
     int workers, ngpus; /* CPU worker threads, GPUs driven */
-    uint64_t pairs;     /* pairs this node aligned in this run */
+    uint64_t pairs;     /* pairs this node did in this run (aligned, or pruned by the filter) */
+    uint64_t pruned;    /* of them, those the filter pruned (lib/prune.h) */
     double pairs_per_s; /* >= 0 */
     int ndev;           /* 0 .. MNW_PROGRESS_MAX_DEV */
     mnw_progress_dev dev[MNW_PROGRESS_MAX_DEV];
@@ -65,6 +68,8 @@ typedef struct {
     uint64_t pairs_total;    /* n (n - 1) / 2 */
     uint64_t pairs_done;     /* written to the outputs (the CLD's watermark) */
     uint64_t pairs_at_start; /* the watermark this run resumed from (0 for a fresh run) */
+    uint64_t pruned;         /* of pairs_done, those the filter pruned (the runs before a resume too:
+                                the CLD's count, the bookmark's "pruned") */
     int resumes;             /* how many times this OUTDIR was resumed */
     double pairs_per_s;      /* this run's rate, >= 0 */
     double eta_s;            /* seconds to the end; < 0: unknown (written as null) */

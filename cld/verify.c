@@ -20,7 +20,8 @@ static const char usage[] =
     "Checks that the outputs of the run in OUTDIR hold what the run wrote: reads each\n"
     "output once, to its end, and compares the CRC-32 of its first bytes, as many as\n"
     "OUTDIR/mnw.bookmark records (whole and per block), with the bookmark's; a difference\n"
-    "is named by file and byte range. Also says whether the run is complete, and whether\n"
+    "is named by file and byte range. Also says whether the run is complete, how many\n"
+    "pairs the bookmark counts pruned (not checked: they have no bytes), and whether\n"
     "an output holds bytes past the bookmark: on a run that is not complete, those written\n"
     "after the last bookmark (mnw --resume cuts them); on a complete run, bytes mnw did\n"
     "not write (an error, with the truncate command that cuts them). Changes nothing.\n"
@@ -230,6 +231,11 @@ int mnw_verify_main(int argc, char **argv)
         printf("%s: %s of %s pairs written (%.1f%%): the %s is not complete (continue it with: mnw --resume %s)\n",
                bpath, mnw_statfmt_count(done, n1), mnw_statfmt_count(all, n2), all ? 100.0 * (double)done / (double)all : 0.0,
                what, dir);
+    /* the filter's count: it holds no bytes to check (recounting it would
+     * take the filter over every pair written) */
+    printf("%s: %s of the pairs written were pruned (proven beyond --cutoff, so done without an output line); the "
+           "count is the bookmark's: verify cannot check it\n",
+           bpath, mnw_statfmt_count(bm.pruned, n1));
     if (bm.version == 1)
         printf("%s: written by an mnw from before output checksums (version 1): only the lengths are checked\n",
                bpath);

@@ -73,6 +73,15 @@ void mnw_statfmt_done(uint64_t done, uint64_t total)
     printf("%.1f%% [%s]", pc, bar);
 }
 
+const char *mnw_statfmt_pruned(uint64_t pruned, uint64_t done, char out[80])
+{
+    char a[32];
+    double pc = done ? 100.0 * (double)pruned / (double)done : 0.0;
+    if (pruned < done && pc > 99.9) pc = 99.9; /* never 100% while some pair was aligned */
+    snprintf(out, 80, "%s (%.1f%% of the pairs done)", mnw_statfmt_count(pruned, a), pc);
+    return out;
+}
+
 /* the OUTDIR argument as one shell word */
 void mnw_statfmt_word(const char *s, char *out, size_t cap)
 {

@@ -27,6 +27,9 @@ const char *mnw_statfmt_local(double t, char out[64]);
 double mnw_statfmt_percent(uint64_t done, uint64_t total);
 /* prints "42.0% [############..................]" (never 100.0% before the end) */
 void mnw_statfmt_done(uint64_t done, uint64_t total);
+/* "1,234 (12.3% of the pairs done)" into out: pairs the filter pruned
+ * (lib/prune.h) of those done */
+const char *mnw_statfmt_pruned(uint64_t pruned, uint64_t done, char out[80]);
 /* s as one shell word, quoted when needed, into out */
 void mnw_statfmt_word(const char *s, char *out, size_t cap);
 /* equal, or equal up to the first dot (short and full names) */

@@ -77,14 +77,24 @@ void mnw_wire_head_of(const mnw_result *res, mnw_wire_head *h)
     h->count = res->r.count;
     h->cells = res->cells;
     memcpy(h->dev_pairs, res->dev_pairs, sizeof h->dev_pairs);
+    h->pruned = res->pruned;
     for (int o = 0; o < MNW_NOUT; o++) h->len[o] = res->data[o].len;
+}
+
+/* a header's pruned pairs are some of its pairs */
+static int head_sane(const mnw_wire_head *h, mnw_err *e)
+{
+    if (h->pruned > h->count)
+        return mnw_err_set(e, "the header for pairs from %llu counts %llu pruned of its %llu pairs",
+                           (unsigned long long)h->k0, (unsigned long long)h->pruned, (unsigned long long)h->count);
+    return 0;
 }
 
 int mnw_wire_unpack_head(const void *p, size_t n, mnw_wire_head *h, mnw_err *e)
 {
     if (n != sizeof *h) return mnw_err_set(e, "sizes message of %zu bytes, not %zu", n, sizeof *h);
     memcpy(h, p, sizeof *h);
-    return 0;
+    return head_sane(h, e);
 }
 
 void mnw_wire_pack_result(const mnw_result *res, mnw_buf *out)
@@ -104,6 +114,7 @@ mnw_result *mnw_wire_unpack_result(const void *p, size_t n, mnw_err *e)
         return NULL;
     }
     memcpy(&h, p, sizeof h);
+    if (head_sane(&h, e)) return NULL;
     size_t need = sizeof h;
     for (int o = 0; o < MNW_NOUT; o++) need += h.len[o];
     if (need != n) {
@@ -114,6 +125,7 @@ mnw_result *mnw_wire_unpack_result(const void *p, size_t n, mnw_err *e)
     mnw_result *res = mnw_result_new((mnw_range){h.k0, h.count});
     res->cells = h.cells;
     memcpy(res->dev_pairs, h.dev_pairs, sizeof h.dev_pairs);
+    res->pruned = h.pruned;
     const char *c = (const char *)p + sizeof h;
     for (int o = 0; o < MNW_NOUT; o++) {
         if (h.len[o]) mnw_buf_put(&res->data[o], c, h.len[o]);

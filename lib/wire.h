@@ -41,20 +41,23 @@ void mnw_wire_pack_job(const mnw_jobset *js, const mnw_seqset *s, mnw_buf *out);
 /* s must be freshly initialised (mnw_seqset_init). 0 or -1 with e set. */
 int mnw_wire_unpack_job(const void *p, size_t n, mnw_jobset *js, mnw_seqset *s, mnw_err *e) MNW_MUST_CHECK;
 
-/* Result message: header (k0, count, cells, length of each output), then
- * the output bytes back to back. */
+/* Result message: header (mnw_wire_head), then the output bytes back to
+ * back. */
 void mnw_wire_pack_result(const mnw_result *res, mnw_buf *out);
-/* NULL with e set if the message is malformed. */
+/* NULL with e set if the message is malformed (lengths that do not add up,
+ * more pairs pruned than the list has). */
 mnw_result *mnw_wire_unpack_result(const void *p, size_t n, mnw_err *e) MNW_MUST_CHECK;
 
-/* A result's header: its range, cells, pairs by device and the length of
- * each output's bytes. Output through MPI-IO sends it alone (the SIZES
- * message: the writer keeps the bytes). */
+/* A result's header: its range, cells, pairs by device, the pairs the
+ * filter pruned (lib/prune.h: done, no output line; at most count) and the
+ * length of each output's bytes. Output through MPI-IO sends it alone (the
+ * SIZES message: the writer keeps the bytes). */
 typedef struct {
-    uint64_t k0, count, cells, len[MNW_NOUT], dev_pairs[MNW_RESULT_DEVS];
+    uint64_t k0, count, cells, len[MNW_NOUT], dev_pairs[MNW_RESULT_DEVS], pruned;
 } mnw_wire_head;
 void mnw_wire_head_of(const mnw_result *res, mnw_wire_head *h);
-/* 0, or -1 with e set when n is not one header. */
+/* 0, or -1 with e set when n is not one header, or one that counts more
+ * pairs pruned than it has. */
 int mnw_wire_unpack_head(const void *p, size_t n, mnw_wire_head *h, mnw_err *e) MNW_MUST_CHECK;
 
 /* Where a work list's bytes go (the PLACE message holds one or more). */

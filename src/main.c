@@ -542,7 +542,7 @@ static int open_cld(rank0_run *R, uint64_t window, mnw_err *e)
         return -1;
     }
     mnw_cld_init(&R->cld, R->k0 + R->npairs, o->worklist_size, window, &R->w);
-    mnw_cld_start_at(&R->cld, start);
+    mnw_cld_start_at(&R->cld, start, R->rs->resumed ? R->rs->bm.pruned : 0); /* the count goes on from the bookmark */
     mnw_cld_keep_bookmark(&R->cld, o->outdir, &R->rs->tmpl, o->bookmark_every);
     if (!R->rs->resumed && mnw_cld_checkpoint(&R->cld, 1, e)) {
         MNW_IGNORE(mnw_writer_close(&R->w, NULL));
@@ -675,14 +675,21 @@ static int report_end(rank0_run *R, int rc, const mnw_err *e)
                 o->outdir);
     } else if (!rc) {
         double gcups = (double)cld->cells / dt / 1e9;
+        const uint64_t pruned = cld->pruned - cld->start_pruned; /* of this run's pairs (ran) */
         mnw_cldnet_log_ranks(&R->net, dt);
-        LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS%s", (unsigned long long)ran, dt,
-                 (double)ran / dt, gcups, R->rs->resumed ? " (this resumed run's share)" : "");
+        LOG_INFO("done: %llu pairs in %.2fs: %.0f pairs/s, %.2f GCUPS, %llu pruned (%.1f%%)%s", (unsigned long long)ran,
+                 dt, (double)ran / dt, gcups, (unsigned long long)pruned, ran ? 100.0 * (double)pruned / (double)ran : 0.0,
+                 R->rs->resumed ? " (this resumed run's share)" : "");
         if (!o->quiet) {
-            printf("mnw: aligned %llu pairs of %zu sequences in %.1f s (%.0f pairs/s, %.2f GCUPS, %d rank%s, "
+            char pr[96] = "";
+            if (pruned)
+                snprintf(pr, sizeof pr, ", %llu of them pruned (%.1f%%)", (unsigned long long)pruned,
+                         100.0 * (double)pruned / (double)ran);
+            printf("mnw: %s %llu pairs of %zu sequences%s in %.1f s (%.0f pairs/s, %.2f GCUPS, %d rank%s, "
                    "%llu workers)%s\n",
-                   (unsigned long long)ran, R->seqs->n, dt, (double)ran / dt, gcups, R->size, R->size == 1 ? "" : "s",
-                   (unsigned long long)R->all_workers, R->rs->resumed ? "; resumed, the run is complete" : "");
+                   pruned ? "did" : "aligned", (unsigned long long)ran, R->seqs->n, pr, dt, (double)ran / dt, gcups,
+                   R->size, R->size == 1 ? "" : "s", (unsigned long long)R->all_workers,
+                   R->rs->resumed ? "; resumed, the run is complete" : "");
             char files[128];
             printf("mnw: results in %s/: %s, mnw.log\n", o->outdir,
                    outputs_files(mnw_opts_outputs(o), files, sizeof files));

@@ -65,25 +65,24 @@ static int read_history(const char *path, history *h, mnw_err *e)
         if (line[len - 1] != '\n') break; /* a last line without its newline: a write cut short */
         mnw_err je;
         mnw_json *v = mnw_json_parse(path, line, (size_t)len, &je);
-        const mnw_json *st = v ? mnw_json_get(v, "state") : NULL, *nodes = v ? mnw_json_get(v, "nodes") : NULL;
-        long long r = 0;
-        if (!st || st->type != MNW_JSON_STRING || !nodes || nodes->type != MNW_JSON_ARRAY ||
-            mnw_json_int(mnw_json_get(v, "resumes"), 0, 1000000, &r)) {
+        mnw_proglog_snap ps; /* a line of an mnw before the filter: pruned 0 */
+        if (!v || mnw_proglog_snap_of(v, &ps)) {
             h->bad++;
             mnw_json_free(v);
             continue;
         }
+        const mnw_json *nodes = mnw_json_get(v, "nodes");
         if (h->n == h->cap) {
             h->cap = h->cap ? 2 * h->cap : 256;
             h->v = mnw_xrealloc(h->v, h->cap * sizeof *h->v);
         }
         snap *s = &h->v[h->n++];
         memset(s, 0, sizeof *s);
-        s->t = mnw_json_get(v, "t") ? mnw_json_get(v, "t")->num : 0;
-        s->elapsed = mnw_json_get(v, "elapsed_s") ? mnw_json_get(v, "elapsed_s")->num : 0;
-        s->resumes = (int)r;
-        snprintf(s->state, sizeof s->state, "%s", st->str);
-        if (mnw_json_u64(mnw_json_get(v, "pairs_done"), &s->done)) s->done = 0;
+        s->t = ps.t;
+        s->elapsed = ps.elapsed_s;
+        s->resumes = ps.resumes;
+        snprintf(s->state, sizeof s->state, "%s", ps.state);
+        s->done = ps.pairs_done;
         for (size_t k = 0; k < nodes->n; k++) {
             const mnw_json *nd = &nodes->items[k], *host = mnw_json_get(nd, "host"), *dev = mnw_json_get(nd, "dev");
             if (!dev || dev->type != MNW_JSON_ARRAY) continue;
@@ -528,10 +527,15 @@ int mnw_report_main(int argc, char **argv)
     for (int t = 0; t < s.nth; t++) s.th[t] = (uint32_t)lround(thresholds[t].id * MNW_SCAN_ONE);
     snprintf(path, sizeof path, "%s/%s", outdir, mnw_out_name[MNW_OUT_PAIRS]);
     int rc = have_pairs ? mnw_scan_pairs(&s, path, bytes, threads, &e) : 0;
-    if (!rc && have_pairs && s.pairs != bm.watermark - k0)
-        rc = mnw_err_set(&e, "%s: %llu pairs in its first %llu bytes, where the bookmark says %llu", path,
-                         (unsigned long long)s.pairs, (unsigned long long)bytes,
-                         (unsigned long long)(bm.watermark - k0));
+    /* every pair written has its line, but with --cutoff-scope all those
+     * beyond the cutoff (the pruned among them) */
+    const char *scope = mnw_bookmark_get(&bm, "cutoff-scope");
+    const int pairs_cut = scope && !strcmp(scope, "all");
+    if (!rc && have_pairs && (pairs_cut ? s.pairs > bm.watermark - k0 - bm.pruned : s.pairs != bm.watermark - k0))
+        rc = mnw_err_set(&e, "%s: %llu pairs in its first %llu bytes, where the bookmark says %s%llu%s", path,
+                         (unsigned long long)s.pairs, (unsigned long long)bytes, pairs_cut ? "at most " : "",
+                         (unsigned long long)(bm.watermark - k0 - (pairs_cut ? bm.pruned : 0)),
+                         pairs_cut ? " (the pairs written less those pruned; --cutoff-scope all)" : "");
     double t_scan = mnw_now() - t0;
     mnw_progress pj;
     int have_pj = 0;
@@ -603,6 +607,14 @@ int mnw_report_main(int argc, char **argv)
     mnw_buf_puts(&b, "<tr><th>pairs written (bookmark)</th><td data-k=\"pairs\">");
     esc(&b, v);
     mnw_buf_puts(&b, "</td></tr>\n");
+    /* the filter's count (lib/prune.h): done pairs without an output line */
+    snprintf(v, sizeof v, "%llu (%.2f%% of the pairs written): proven beyond the cutoff, so not aligned and in no "
+                          "output",
+             (unsigned long long)bm.pruned,
+             bm.watermark > k0 ? 100.0 * (double)bm.pruned / (double)(bm.watermark - k0) : 0.0);
+    mnw_buf_puts(&b, "<tr><th>pairs pruned (bookmark)</th><td data-k=\"pruned\">");
+    esc(&b, v);
+    mnw_buf_puts(&b, "</td></tr>\n");
     snprintf(v, sizeof v, "match %s, mismatch %s, gap-open %s, gap-extend %s, free end gaps %s",
              mnw_bookmark_get(&bm, "match"), mnw_bookmark_get(&bm, "mismatch"), mnw_bookmark_get(&bm, "gap-open"),
              mnw_bookmark_get(&bm, "gap-extend"), mnw_bookmark_get(&bm, "free-end-gaps"));
@@ -668,8 +680,8 @@ int mnw_report_main(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "mnw report: cannot write %s: %s\n", out, we.msg);
     } else {
-        printf("mnw report: %s (%llu pairs read in %.1f s by %d thread%s)\n", out, (unsigned long long)s.pairs, t_scan,
-               s.threads, s.threads == 1 ? "" : "s");
+        printf("mnw report: %s (%llu pairs read in %.1f s by %d thread%s; %llu pairs pruned)\n", out,
+               (unsigned long long)s.pairs, t_scan, s.threads, s.threads == 1 ? "" : "s", (unsigned long long)bm.pruned);
     }
     free(tmp);
     free(dir);

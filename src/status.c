@@ -24,10 +24,11 @@
 
 static const char usage[] =
     "usage: mnw status [--json] OUTDIR\n"
-    "Shows where the run writing OUTDIR stands: state, percent done, pairs/s, ETA, and\n"
-    "each node and device, from OUTDIR/progress.json and OUTDIR/mnw.bookmark. Works\n"
-    "for a run on this machine or another node, and for a stopped or killed run. For the\n"
-    "OUTDIR of mnw-submit --shards N: every shard's state, the pairs of all, the merge.\n"
+    "Shows where the run writing OUTDIR stands: state, percent done, pairs pruned by the\n"
+    "filter, pairs/s, ETA, and each node and device, from OUTDIR/progress.json and\n"
+    "OUTDIR/mnw.bookmark. Works for a run on this machine or another node, and for a\n"
+    "stopped or killed run. For the OUTDIR of mnw-submit --shards N: every shard's state,\n"
+    "the pairs of all, the merge.\n"
     "  --json      print OUTDIR/progress.json as it is (after checking it); for shards,\n"
     "              their states as one JSON object (docs/STATUS.md)\n"
     "  -h, --help  this help\n"
@@ -45,13 +46,17 @@ static void node_table(const mnw_progress *p)
         if (l > hw) hw = l;
     }
     if (hw > 40) hw = 40;
-    char a[32], b[32];
-    printf("\n  %4s  %-*s  %7s  %4s  %15s  %11s  %6s\n", "rank", hw, "host", "workers", "GPUs", "pairs", "pairs/s",
-           "share");
+    char a[32], b[32], c[32];
+    int pruned = 0; /* a column of the pairs each node pruned, where any did */
+    for (int k = 0; k < p->nnodes; k++) pruned |= p->nodes[k].pruned > 0;
+    printf("\n  %4s  %-*s  %7s  %4s  %15s  %11s  %6s%s\n", "rank", hw, "host", "workers", "GPUs", "pairs", "pairs/s",
+           "share", pruned ? "           pruned" : "");
     for (int k = 0; k < p->nnodes; k++) {
         const mnw_progress_node *n = &p->nodes[k];
-        printf("  %4d  %-*.*s  %7d  %4d  %15s  %11s  %5.1f%%\n", n->rank, hw, hw, n->host, n->workers, n->ngpus,
+        printf("  %4d  %-*.*s  %7d  %4d  %15s  %11s  %5.1f%%", n->rank, hw, hw, n->host, n->workers, n->ngpus,
                mnw_statfmt_count(n->pairs, a), mnw_statfmt_rate(n->pairs_per_s, b), sum ? 100.0 * (double)n->pairs / (double)sum : 0.0);
+        if (pruned) printf("  %15s", mnw_statfmt_count(n->pruned, c));
+        printf("\n");
         for (int d = 0; d < n->ndev; d++) {
             const mnw_progress_dev *dv = &n->dev[d];
             /* the device name under the host column, indented by 2 */
@@ -77,7 +82,9 @@ static void bookmark_lines(const mnw_progress *p, const mnw_bookmark *bm, int bm
     uint64_t done, all;
     char sh[32];
     mnw_bookmark_progress(bm, &done, &all, sh, sizeof sh);
-    printf("  bookmark   %s pairs safely written (%.1f%%)\n", mnw_statfmt_count(done, a), mnw_statfmt_percent(done, all));
+    printf("  bookmark   %s pairs safely written (%.1f%%)", mnw_statfmt_count(done, a), mnw_statfmt_percent(done, all));
+    if (bm->pruned) printf(", %s of them pruned", mnw_statfmt_count(bm->pruned, b));
+    printf("\n");
     if (all != p->pairs_total)
         printf("note: the bookmark is for %s pairs but progress.json for %s: they are from different runs; the "
                "bookmark is what --resume goes by\n",
@@ -165,6 +172,10 @@ static void report(const char *outdir_arg, const mnw_progress *p, const mnw_book
         mnw_statfmt_done(p->pairs_done, p->pairs_total);
         printf(" %s of %s pairs\n", mnw_statfmt_count(p->pairs_done, a), mnw_statfmt_count(p->pairs_total, b));
     }
+    if (p->pruned) {
+        char pr[80];
+        printf("  pruned     %s\n", mnw_statfmt_pruned(p->pruned, p->pairs_done, pr));
+    }
     if (p->pairs_at_start)
         printf("  this run   %s pairs since it resumed at pair %s\n", mnw_statfmt_count(p->pairs_done - p->pairs_at_start, a),
                mnw_statfmt_count(p->pairs_at_start, b));
@@ -247,6 +258,10 @@ static void report_bookmark(const char *outdir_arg, const char *bpath, const mnw
     printf("  done       ");
     mnw_statfmt_done(done, all);
     printf(" %s of %s pairs safely written\n", mnw_statfmt_count(done, a), mnw_statfmt_count(all, b));
+    if (bm->pruned) {
+        char pr[80];
+        printf("  pruned     %s\n", mnw_statfmt_pruned(bm->pruned, done, pr));
+    }
     printf("\n");
     if (done == all)
         printf("The bookmark says the %s is complete: all %s pairs are in the outputs.\n", sh[0] ? "shard" : "run",

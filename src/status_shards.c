@@ -22,6 +22,7 @@
 typedef struct {
     char state[24];    /* done running starting stopping stopped failed killed stalled queued damaged "not started" */
     uint64_t done, total;
+    uint64_t pruned;   /* of done, those the filter pruned (lib/prune.h) */
     int total_known;
     double rate;       /* pairs/s of a live shard, else 0 */
     char job[64];      /* its Slurm job or array task */
@@ -74,6 +75,7 @@ static void look(const char *parent, const char *name, uint32_t index, uint32_t 
             } else {
                 b_ok = 1;
                 mnw_bookmark_progress(&bm, &r->done, &r->total, sh, sizeof sh);
+                r->pruned = bm.pruned;
                 r->total_known = 1;
                 r->run_pairs = bm.pairs;
                 snprintf(r->state, sizeof r->state, "%s", r->done == r->total ? "done" : "stopped");
@@ -95,6 +97,7 @@ static void look(const char *parent, const char *name, uint32_t index, uint32_t 
                 /* a live run counts ahead of its bookmark */
                 if (p.pairs_total || !mnw_statfmt_active(p.state)) {
                     r->done = p.pairs_done;
+                    r->pruned = p.pruned;
                     r->total = p.pairs_total;
                     r->total_known = 1;
                 }
@@ -167,7 +170,7 @@ typedef struct {
     const mnw_shardset *set;
     const char *parent;
     row *rows;
-    uint64_t done, total;
+    uint64_t done, total, pruned;
     int total_known;
     double rate;
     uint32_t ndone, nlive, nqueued, nstuck, nbad;
@@ -208,6 +211,7 @@ static void gather(view *v)
         if (r->queued && !strcmp(r->state, "not started")) snprintf(r->state, sizeof r->state, "queued");
         if (r->run_pairs) run_pairs = r->run_pairs;
         v->done += r->done;
+        v->pruned += r->pruned;
         if (r->total_known) v->total += r->total;
         else v->total_known = 0;
         v->rate += r->rate;
@@ -255,6 +259,10 @@ static void print_view(const view *v)
         printf(" %s of %s pairs\n", mnw_statfmt_count(v->done, a), mnw_statfmt_count(v->total, b));
     } else {
         printf("  done       %s pairs (the total is known once a shard has started)\n", mnw_statfmt_count(v->done, a));
+    }
+    if (v->pruned) {
+        char pr[80];
+        printf("  pruned     %s\n", mnw_statfmt_pruned(v->pruned, v->done, pr));
     }
     if (v->nlive && !(v->rate > 0)) {
         printf("  speed      - (no speed measured yet)\n");
@@ -344,12 +352,15 @@ static void print_json(const view *v)
     const mnw_shardset *s = v->set;
     mnw_buf b;
     mnw_buf_init(&b);
-    char t[64];
+    char t[160];
     mnw_buf_puts(&b, "{\n  \"mnw_shards_status\": 1,\n  \"parent\": ");
     mnw_json_put_string(&b, v->parent);
     mnw_buf_puts(&b, ",\n  \"input\": ");
     mnw_json_put_string(&b, s->input);
-    snprintf(t, sizeof t, ",\n  \"shards\": %u,\n  \"pairs_done\": %" PRIu64 ",\n  \"pairs_total\": ", s->count, v->done);
+    snprintf(t, sizeof t, ",\n  \"shards\": %u,\n  \"pairs_done\": %" PRIu64 ",\n  \"pruned\": %" PRIu64,
+             s->count, v->done, v->pruned);
+    mnw_buf_puts(&b, t);
+    snprintf(t, sizeof t, ",\n  \"pairs_total\": ");
     mnw_buf_puts(&b, t);
     put_u64_or_null(&b, v->total_known, v->total);
     mnw_buf_puts(&b, ",\n  \"pairs_per_s\": ");
@@ -372,7 +383,8 @@ static void print_json(const view *v)
         mnw_json_put_string(&b, s->dir[i]);
         mnw_buf_puts(&b, ", \"state\": ");
         mnw_json_put_string(&b, r->state);
-        snprintf(t, sizeof t, ", \"pairs_done\": %" PRIu64 ", \"pairs_total\": ", r->done);
+        snprintf(t, sizeof t, ", \"pairs_done\": %" PRIu64 ", \"pruned\": %" PRIu64 ", \"pairs_total\": ", r->done,
+                 r->pruned);
         mnw_buf_puts(&b, t);
         put_u64_or_null(&b, r->total_known, r->total);
         mnw_buf_puts(&b, ", \"pairs_per_s\": ");

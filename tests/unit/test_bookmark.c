@@ -512,6 +512,105 @@ static void test_writer(const char *top)
     rmdir(od);
 }
 
+/* the pruned count (issue 39): version 3 holds it, version 2 is written
+ * when it is 0, the CRC covers it, every malformed or misplaced pruned line
+ * is refused, and a bookmark of an mnw before it reads as 0 pruned */
+static void test_pruned(const char *top)
+{
+    char d[600], path[700];
+    snprintf(d, sizeof d, "%s/pruned", top);
+    T_OK(mkdir(d, 0755) == 0, "mkdir %s", d);
+    snprintf(path, sizeof path, "%s/%s", d, MNW_BOOKMARK_FILE);
+    mnw_bookmark b, r;
+    mnw_err e;
+    sample(&b, 5000);
+    b.pruned = 4321;
+    T_OK(mnw_bookmark_write(d, &b, &e) == 0, "a bookmark with 4321 pruned pairs is written: %s", e.msg);
+    static char text[16384];
+    size_t n = slurp(path, text, sizeof text - 1);
+    text[n] = '\0';
+    T_OK(!strncmp(text, "mnw-bookmark 3\n", 15) && strstr(text, "\nwatermark 5000\npruned 4321\noutput "),
+         "version 3, its pruned line right after the watermark");
+    T_OK(mnw_bookmark_read(path, &r, &e) == 0 && r.version == 3 && r.pruned == 4321 && r.watermark == 5000 &&
+             r.nout == 2 && r.out_sum[0],
+         "it reads back: version 3, pruned 4321, the rest as before: %s", e.msg);
+    mnw_bookmark_free(&r);
+    /* the CRC covers the line: one digit changed is a damaged bookmark */
+    char *at = strstr(text, "pruned 4321");
+    at[7] = '5';
+    spit(path, text, n);
+    T_OK(mnw_bookmark_read(path, &r, &e) == -1 && strstr(e.msg, "the bookmark is damaged"),
+         "pruned 5321 in place of 4321: the end line's CRC refuses it: %s", e.msg);
+    at[7] = '4';
+
+    b.pruned = 0;
+    T_OK(mnw_bookmark_write(d, &b, &e) == 0, "the same with 0 pruned");
+    n = slurp(path, text, sizeof text - 1);
+    text[n] = '\0';
+    T_OK(!strncmp(text, "mnw-bookmark 2\n", 15) && !strstr(text, "pruned"),
+         "0 pruned: version 2 without the line (what an mnw of version 2 reads)");
+    T_OK(mnw_bookmark_read(path, &r, &e) == 0 && r.version == 2 && r.pruned == 0, "and it reads back as 0 pruned");
+    mnw_bookmark_free(&r);
+
+    b.pruned = 5001;
+    T_OK(mnw_bookmark_write(d, &b, &e) == -1 && strstr(e.msg, "5001 pairs pruned of the 5000 written"),
+         "more pruned than written: not written (%s)", e.msg);
+    mnw_bookmark_free(&b);
+    /* a shard's: pruned of its own pairs (shard-range 1000 ..) */
+    sample(&b, 3000);
+    T_MUST(mnw_bookmark_set(&b, "shard-range", "1000 9000", &e), e);
+    b.pruned = 2000;
+    T_OK(mnw_bookmark_write(d, &b, &e) == 0 && mnw_bookmark_read(path, &r, &e) == 0 && r.pruned == 2000,
+         "a shard: all 2000 of its pairs written pruned: written, read back");
+    mnw_bookmark_free(&r);
+    b.pruned = 2001;
+    T_OK(mnw_bookmark_write(d, &b, &e) == -1, "a shard: 2001 pruned of its 2000 written: refused");
+    mnw_bookmark_free(&b);
+    /* no sums (a version 1 bookmark) and pruned pairs: refused */
+    mnw_bookmark_init(&b);
+    strcpy(b.input_hash, "0123456789abcdef0123456789abcdef");
+    b.sequences = 200, b.pairs = 19900, b.watermark = 1500, b.pruned = 3;
+    T_MUST(mnw_bookmark_output(&b, "pairs.tsv.gz", 1234, &e), e);
+    T_OK(mnw_bookmark_write(d, &b, &e) == -1 && strstr(e.msg, "no output checksums"),
+         "pruned pairs in a bookmark without checksums: refused (%s)", e.msg);
+    mnw_bookmark_free(&b);
+
+    static const char head_v3[] = "mnw-bookmark 3\ninput-hash 0123456789abcdef0123456789abcdef\nsequences 200\n"
+                                  "pairs 19900\nsetting worklist-size 500\nwatermark 1500\n";
+    static const char outl[] = "output dist.column.gz 0 00000000\nblocks dist.column.gz 1048576\n";
+    char t[4096];
+    snprintf(t, sizeof t, "%spruned 1500\n%s", head_v3, outl);
+    spit_crc(path, t);
+    T_OK(mnw_bookmark_read(path, &r, &e) == 0 && r.pruned == 1500 && r.version == 3,
+         "a hand-made version 3 bookmark, every pair written pruned: read (%s)", e.msg);
+    mnw_bookmark_free(&r);
+    struct {
+        const char *head, *lines, *want, *what;
+    } bad[] = {
+        {head_v3, "", "missing pruned (a version 3 bookmark has it)", "version 3 without its pruned line"},
+        {head_v2, "pruned 5\n", ":7: a pruned line in a bookmark of version 2", "a pruned line in version 2"},
+        {head_v1, "pruned 5\n", ":7: a pruned line in a bookmark of version 1", "a pruned line in version 1"},
+        {head_v3, "pruned 1501\n", "pruned 1501 is more than the 1500 pairs written", "more pruned than written"},
+        {head_v3, "pruned -1\n", ":7: pruned is not a number", "a negative count"},
+        {head_v3, "pruned 12x\n", ":7: pruned is not a number", "a count with a letter"},
+        {head_v3, "pruned 99999999999999999999999\n", ":7: pruned is not a number", "a count past 2^64"},
+        {head_v3, "pruned 5\npruned 5\n", ":8: a second pruned line", "two pruned lines"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(t, sizeof t, "%s%s%s", bad[k].head, bad[k].lines, bad[k].head == head_v1 ? "" : outl);
+        spit_crc(path, t);
+        int rc = mnw_bookmark_read(path, &r, &e);
+        T_OK(rc == -1 && strstr(e.msg, bad[k].want) && strstr(e.msg, path), "%s: refused naming the file: %s",
+             bad[k].what, rc ? e.msg : "(read)");
+    }
+    snprintf(t, sizeof t, "mnw-bookmark 4\ninput-hash 0123456789abcdef0123456789abcdef\n");
+    spit_crc(path, t);
+    T_OK(mnw_bookmark_read(path, &r, &e) == -1 && strstr(e.msg, ":1: not an mnw bookmark of version 1, 2 or 3"),
+         "version 4: refused as unknown (%s)", e.msg);
+    unlink(path);
+    rmdir(d);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/mnw-bm.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -641,6 +740,7 @@ int main(void)
     test_format(path);
     test_sums();
     test_writer(dir);
+    test_pruned(dir);
 
     /* the input fingerprint */
     mnw_seqset s1, s2;

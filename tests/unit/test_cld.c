@@ -1,6 +1,8 @@
 /* test_cld.c - the CLD's hand-out window, reordering and its refusals; pair
  * numbering; the gzip members it concatenates; option and config parsing,
- * a config key given twice in one section refused (naming both lines). */
+ * a config key given twice in one section refused (naming both lines); the
+ * pairs the filter pruned, on the wire and counted below the watermark into
+ * the bookmark (rank 0 writing, resumed, placed for MPI-IO). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "cld/cld.h"
 #include "lib/gzmember.h"
 #include "lib/pairs.h"
+#include "lib/wire.h"
 #include "src/opts.h"
 #include "tests/tap.h"
 
@@ -27,6 +30,153 @@ static mnw_result *mkres(mnw_range r)
     mnw_buf_put(&res->data[MNW_OUT_PHYLIP], text.p, text.len);
     mnw_buf_free(&text);
     return res;
+}
+
+/* res with `pruned` of its pairs pruned */
+static mnw_result *mkres_pruned(mnw_range r, uint64_t pruned)
+{
+    mnw_result *res = mkres(r);
+    res->pruned = pruned;
+    return res;
+}
+
+/* a template bookmark for runs of 11 sequences (55 pairs) */
+static void tmpl_of(mnw_bookmark *b)
+{
+    mnw_bookmark_init(b);
+    strcpy(b->input_hash, "0123456789abcdef0123456789abcdef");
+    b->sequences = 11;
+    b->pairs = 55;
+}
+
+/* the pruned pairs (issue 39): on the wire, counted by the CLD below the
+ * watermark (out of order, resumed, placed), into the bookmark */
+static void test_pruned(void)
+{
+    mnw_err e;
+    /* the wire: a result and its header carry the count; more pruned than
+     * pairs is refused */
+    mnw_result *res = mkres_pruned((mnw_range){20, 10}, 7);
+    res->cells = 99;
+    res->dev_pairs[0] = 3;
+    res->dev_pairs[2] = 7;
+    mnw_buf m;
+    mnw_buf_init(&m);
+    mnw_wire_pack_result(res, &m);
+    mnw_result *back = mnw_wire_unpack_result(m.p, m.len, &e);
+    T_OK(back && back->pruned == 7 && back->r.k0 == 20 && back->r.count == 10 && back->cells == 99 &&
+             back->dev_pairs[2] == 7 && back->data[MNW_OUT_PAIRS].len == res->data[MNW_OUT_PAIRS].len &&
+             !memcmp(back->data[MNW_OUT_PAIRS].p, res->data[MNW_OUT_PAIRS].p, res->data[MNW_OUT_PAIRS].len),
+         "a result message carries its 7 pruned pairs (and the rest as before)");
+    mnw_result_free(back);
+    mnw_wire_head h, h2;
+    mnw_wire_head_of(res, &h);
+    T_OK(h.pruned == 7 && mnw_wire_unpack_head(&h, sizeof h, &h2, &e) == 0 && h2.pruned == 7 && h2.count == 10,
+         "a SIZES header (output through MPI-IO) carries them too");
+    h.pruned = 11;
+    T_OK(mnw_wire_unpack_head(&h, sizeof h, &h2, &e) == -1 && strstr(e.msg, "counts 11 pruned of its 10 pairs"),
+         "a header with 11 pruned of 10 pairs: refused (%s)", e.msg);
+    memcpy(m.p, &h, sizeof h);
+    back = mnw_wire_unpack_result(m.p, m.len, &e);
+    T_OK(!back && strstr(e.msg, "counts 11 pruned of its 10 pairs"), "a result message with it: refused (%s)", e.msg);
+    mnw_result_free(back);
+    mnw_buf_free(&m);
+    mnw_result_free(res);
+
+    /* rank 0 writes: the count moves with the watermark only */
+    char dir[] = "/tmp/mnw-test-cldp.XXXXXX";
+    T_OK(mkdtemp(dir) != NULL, "temp dir");
+    mnw_outspec sp = {0};
+    sp.enabled[MNW_OUT_PAIRS] = 1;
+    sp.enabled[MNW_OUT_PHYLIP] = 1;
+    mnw_writer w;
+    T_OK(mnw_writer_open(&w, dir, &sp, 6, 1, &e) == 0, "writer opens");
+    mnw_cld c;
+    mnw_bookmark tmpl, rb;
+    tmpl_of(&tmpl);
+    mnw_cld_init(&c, 55, 10, 8, &w);
+    mnw_cld_start_at(&c, 0, 0);
+    mnw_cld_keep_bookmark(&c, dir, &tmpl, 1e9);
+    mnw_range r[6];
+    int got = 0;
+    while (got < 6 && mnw_cld_next(&c, &r[got]) == 1) got++;
+    const uint64_t pr[6] = {10, 4, 0, 1, 2, 5}; /* list 0 all pruned, list 5 (5 pairs) all pruned */
+    T_OK(got == 6 && mnw_cld_accept(&c, mkres_pruned(r[1], pr[1]), &e) == 0 && c.pruned == 0 && c.watermark == 0,
+         "list 1 (4 pruned) waits: 0 pruned below the watermark");
+    T_OK(mnw_cld_accept(&c, mkres_pruned(r[0], pr[0]), &e) == 0 && c.pruned == 14 && c.watermark == 20,
+         "list 0 (10 pruned) releases it: 14 pruned below watermark 20");
+    T_OK(mnw_cld_accept(&c, mkres_pruned(r[2], 11), &e) == -1 && strstr(e.msg, "counts 11 pruned of its 10 pairs") &&
+             c.pruned == 14,
+         "a result with 11 pruned of 10: refused, nothing counted (%s)", e.msg);
+    int ok = 1;
+    for (int k = 5; k >= 2; k--) ok &= mnw_cld_accept(&c, mkres_pruned(r[k], pr[k]), &e) == 0;
+    T_OK(ok && mnw_cld_done(&c) && c.pruned == 22, "all 55 pairs: 22 pruned (%llu)", (unsigned long long)c.pruned);
+    char bp[256];
+    snprintf(bp, sizeof bp, "%s/%s", dir, MNW_BOOKMARK_FILE);
+    T_OK(mnw_bookmark_read(bp, &rb, &e) == 0 && rb.version == 3 && rb.pruned == 22 && rb.watermark == 55,
+         "the last bookmark: version 3, pruned 22 (%s)", e.msg);
+    mnw_bookmark_free(&rb);
+    T_OK(mnw_writer_close(&w, &e) == 0, "writer closes");
+    mnw_cld_free(&c);
+
+    /* a resumed run: its count goes on from the bookmark's */
+    T_OK(mnw_writer_open(&w, dir, &sp, 6, 1, &e) == 0, "writer opens again");
+    mnw_cld_init(&c, 55, 10, 8, &w);
+    mnw_cld_start_at(&c, 30, 14); /* the bookmark at 30 counted lists 0..2: 14 */
+    mnw_cld_keep_bookmark(&c, dir, &tmpl, 1e9);
+    got = 0;
+    while (got < 3 && mnw_cld_next(&c, &r[3 + got]) == 1) got++;
+    ok = got == 3 && r[3].k0 == 30;
+    for (int k = 3; k < 6; k++) ok &= mnw_cld_accept(&c, mkres_pruned(r[k], pr[k]), &e) == 0;
+    T_OK(ok && mnw_cld_done(&c) && c.pruned == 22 && c.start_pruned == 14,
+         "resumed at 30 with 14 pruned: 22 at the end, 8 of them this run's");
+    T_OK(mnw_bookmark_read(bp, &rb, &e) == 0 && rb.pruned == 22, "its last bookmark: pruned 22");
+    mnw_bookmark_free(&rb);
+    T_OK(mnw_writer_close(&w, &e) == 0, "writer closes");
+    mnw_cld_free(&c);
+
+    /* output through MPI-IO: counted when a list is durable (written and
+     * synced, and every list before it) */
+    T_OK(mnw_writer_open(&w, dir, &sp, 6, 0, &e) == 0, "writer opens (placement)");
+    mnw_cld_init(&c, 55, 10, 8, &w);
+    mnw_cld_start_at(&c, 0, 0);
+    mnw_cld_keep_bookmark(&c, dir, &tmpl, 1e9);
+    T_OK(mnw_cld_place_mode(&c, &e) == 0, "place mode");
+    got = 0;
+    while (got < 6 && mnw_cld_next(&c, &r[got]) == 1) got++;
+    ok = got == 6;
+    for (int k = 5; k >= 0; k--) { /* every list sized (no bytes), in reverse */
+        mnw_wire_head hd;
+        memset(&hd, 0, sizeof hd);
+        hd.k0 = r[k].k0, hd.count = r[k].count, hd.pruned = pr[k];
+        ok &= mnw_cld_sized(&c, &hd, 1 + k % 2, &e) == 0;
+    }
+    mnw_wire_place pl;
+    int rank, placed = 0;
+    while (mnw_cld_take(&c, &pl, &rank)) placed++;
+    mnw_wire_written wr;
+    memset(&wr, 0, sizeof wr);
+    wr.k0 = 10;
+    ok &= placed == 6 && mnw_cld_written(&c, &wr, 2, &e) == 0;
+    T_OK(ok && c.pruned == 0 && c.watermark == 0, "list 1 written before list 0: nothing durable, 0 pruned (%s)",
+         e.msg);
+    wr.k0 = 0;
+    T_OK(mnw_cld_written(&c, &wr, 1, &e) == 0 && c.pruned == 14 && c.watermark == 20,
+         "list 0 written: 14 pruned below watermark 20");
+    ok = 1;
+    for (int k = 2; k < 6; k++) {
+        wr.k0 = r[k].k0;
+        ok &= mnw_cld_written(&c, &wr, 1 + k % 2, &e) == 0;
+    }
+    T_OK(ok && mnw_cld_done(&c) && c.pruned == 22, "all written: 22 pruned (%s)", e.msg);
+    T_OK(mnw_bookmark_read(bp, &rb, &e) == 0 && rb.pruned == 22 && rb.version == 3, "its bookmark: pruned 22 (%s)",
+         e.msg);
+    mnw_bookmark_free(&rb);
+    mnw_cld_free(&c);
+    mnw_bookmark_free(&tmpl);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("# could not remove %s\n", dir);
 }
 
 int main(void)
@@ -175,5 +325,6 @@ int main(void)
     T_OK(mnw_opts_read_config(&o, conf, &e) == -1 && !strcmp(e.msg, want), "a 600-byte host pattern: \"%s\"", e.msg);
     mnw_opts_free(&o);
     unlink(conf);
+    test_pruned();
     return t_exit();
 }

@@ -4,7 +4,8 @@
  * scrambled orders; the file equals the lists' bytes in pair order, the
  * durable watermark never passes a list that is not written, the sums
  * equal those of the bytes (through block merges), a resumed placement
- * continues to the same end; every refusal leaves the state as it was. */
+ * continues to the same end; the pairs the filter pruned count once their
+ * list is durable; every refusal leaves the state as it was. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,8 @@ static int run(mnw_place *p, int from, const char *what)
             pend_size[k] = pend_size[--nps];
             uint64_t size[MNW_NOUT];
             sizes_of(l, size);
-            if (mnw_place_sized(p, (uint64_t)l * WL, WL, size, 10, l % 3, &e)) ok = 0, printf("# %s\n", e.msg);
+            if (mnw_place_sized(p, (uint64_t)l * WL, WL, size, 10, (uint64_t)(l % 7) * 9, l % 3, &e))
+                ok = 0, printf("# %s\n", e.msg);
             sized[l] = 1;
             uint64_t k0, o2[MNW_NOUT];
             int rank;
@@ -120,16 +122,18 @@ static int run(mnw_place *p, int from, const char *what)
         }
         /* never a list below the watermark that is not written; the durable
          * lengths are the lists' below it */
-        uint64_t want[MNW_NOUT] = {0};
+        uint64_t want[MNW_NOUT] = {0}, pruned = 0;
         for (int l = 0; l < (int)(p->watermark / WL); l++) {
             if (l >= from && !written[l]) ok = 0;
             for (int o = 0; o < MNW_NOUT; o++) want[o] += lists[l].size[o];
+            if (l >= from) pruned += (uint64_t)(l % 7) * 9;
         }
         for (int o = 0; o < MNW_NOUT; o++)
             if (p->bytes[o] != want[o]) ok = 0;
+        if (p->pruned != pruned) ok = 0; /* the pruned pairs of the durable lists only */
     }
     T_OK(ok && mnw_place_done(p), "%s: all lists placed, written and durable; the watermark never passed a list "
-                                  "not written, the durable lengths always the lists' below it",
+                                  "not written, the durable lengths and pruned pairs always the lists' below it",
          what);
     T_OK(out_full, "%s: the window (8 lists) held lists back until the watermark moved", what);
     return ok ? 0 : -1;
@@ -200,13 +204,15 @@ int main(void)
     mnw_place_init(&p, npairs, WL, 8, 0, en, zero, s0);
     T_OK(mnw_place_next(&p, &r) == 1 && mnw_place_next(&p, &r) == 1, "two lists out");
     sizes_of(0, size);
-    T_OK(mnw_place_sized(&p, 200, WL, size, 1, 0, &e) == -1 && strstr(e.msg, "not expected"),
+    T_OK(mnw_place_sized(&p, 200, WL, size, 1, 0, 0, &e) == -1 && strstr(e.msg, "not expected"),
          "sizes of a list not handed out: refused (%s)", e.msg);
     T_OK(mnw_place_take(&p, &k0, off, &rank) == 0, "nothing to place before the first list's sizes");
-    T_OK(mnw_place_sized(&p, 0, WL, size, 1, 1, &e) == 0 && mnw_place_sized(&p, 0, WL, size, 1, 1, &e) == -1,
+    T_OK(mnw_place_sized(&p, 0, WL, size, 1, WL + 1, 1, &e) == -1 && strstr(e.msg, "count 101 pruned of its 100 pairs"),
+         "sizes that count more pairs pruned than the list has are refused: %s", e.msg);
+    T_OK(mnw_place_sized(&p, 0, WL, size, 1, 0, 1, &e) == 0 && mnw_place_sized(&p, 0, WL, size, 1, 0, 1, &e) == -1,
          "a list sized twice: refused");
     size[MNW_OUT_PAF] = 5;
-    T_OK(mnw_place_sized(&p, 100, WL, size, 1, 2, &e) == -1 && strstr(e.msg, "alignments.paf.gz"),
+    T_OK(mnw_place_sized(&p, 100, WL, size, 1, 0, 2, &e) == -1 && strstr(e.msg, "alignments.paf.gz"),
          "sizes of an output the run does not write: refused (%s)", e.msg);
     int n[MNW_NOUT] = {0};
     uint32_t *crc[MNW_NOUT] = {0};

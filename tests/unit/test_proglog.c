@@ -109,6 +109,65 @@ static void test_line(void)
     mnw_progress_free(&p);
 }
 
+/* the pairs pruned (issue 39): in the line of the run and of each node; a
+ * line of an mnw before the filter reads as 0 pruned; a bad count is not a
+ * snapshot */
+static void test_pruned(void)
+{
+    mnw_progress p;
+    record(&p, 2);
+    mnw_progress_set_state(&p, "running", NULL);
+    p.updated = 1795000000.25;
+    p.elapsed_s = 7.5;
+    p.pairs_done = 123456;
+    p.pruned = 120000;
+    p.nodes[1].pairs = 777;
+    p.nodes[1].pruned = 700;
+    mnw_buf b;
+    mnw_buf_init(&b);
+    mnw_proglog_line(&p, &b);
+    mnw_err e;
+    mnw_json *v = mnw_json_parse("line", b.p, b.len, &e);
+    mnw_proglog_snap s;
+    T_OK(v && mnw_proglog_snap_of(v, &s) == 0 && s.pruned == 120000 && s.pairs_done == 123456 && s.resumes == 0 &&
+             !strcmp(s.state, "running") && s.t == 1795000000.25 && s.elapsed_s == 7.5,
+         "the line's figures read back, pruned 120000 of 123456 done");
+    const mnw_json *nodes = v ? mnw_json_get(v, "nodes") : NULL;
+    uint64_t u = 0;
+    T_OK(nodes && nodes->n == 2 && !mnw_json_u64(mnw_json_get(&nodes->items[1], "pruned"), &u) && u == 700 &&
+             !mnw_json_u64(mnw_json_get(&nodes->items[0], "pruned"), &u) && u == 0,
+         "each node's pruned: 0 and 700");
+    mnw_json_free(v);
+    mnw_buf_free(&b);
+    static const struct {
+        const char *line, *what;
+        int ok;
+        uint64_t pruned;
+    } lines[] = {
+        {"{\"t\":1795000000.000,\"resumes\":0,\"state\":\"running\",\"elapsed_s\":2.000,\"pairs_done\":5000,"
+         "\"pairs_at_start\":0,\"pairs_total\":19900,\"nodes\":[{\"rank\":0,\"host\":\"h\",\"pairs\":5000,"
+         "\"dev\":[{\"name\":\"CPU\",\"pairs\":5000}]}]}",
+         "a line of an mnw before the filter: 0 pruned", 1, 0},
+        {"{\"t\":1,\"resumes\":1,\"state\":\"done\",\"pairs_done\":5000,\"pruned\":5000,\"nodes\":[]}",
+         "every pair pruned", 1, 5000},
+        {"{\"t\":1,\"resumes\":1,\"state\":\"done\",\"pairs_done\":5000,\"pruned\":5001,\"nodes\":[]}",
+         "more pruned than done: not a snapshot", 0, 0},
+        {"{\"t\":1,\"resumes\":1,\"state\":\"done\",\"pairs_done\":5000,\"pruned\":-3,\"nodes\":[]}",
+         "a negative count: not a snapshot", 0, 0},
+        {"{\"t\":1,\"resumes\":1,\"state\":\"done\",\"pairs_done\":5000,\"pruned\":\"3\",\"nodes\":[]}",
+         "a count in a string: not a snapshot", 0, 0},
+        {"{\"t\":1,\"state\":\"done\",\"pruned\":3,\"nodes\":[]}", "no resumes: not a snapshot", 0, 0},
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+        v = mnw_json_parse("line", lines[k].line, strlen(lines[k].line), &e);
+        int rc = v ? mnw_proglog_snap_of(v, &s) : -2;
+        T_OK(lines[k].ok ? rc == 0 && s.pruned == lines[k].pruned : rc == -1, "%s (%d, pruned %llu)", lines[k].what,
+             rc, (unsigned long long)s.pruned);
+        mnw_json_free(v);
+    }
+    mnw_progress_free(&p);
+}
+
 static void test_due(void)
 {
     char d[300], path[400];
@@ -249,6 +308,7 @@ int main(void)
         return 1;
     }
     test_line();
+    test_pruned();
     test_due();
     test_not_a_file();
     test_compact();

@@ -255,6 +255,7 @@ static int same_progress(const mnw_progress *a, const mnw_progress *b)
 }
 
 static char big[1 << 16], cut[1 << 16];
+static size_t n_big;
 
 static void progress_file(void)
 {
@@ -387,14 +388,14 @@ static void progress_file(void)
         {"\"mnw_progress\": 1", "\"mnw_progres\": 1", "f:1: not an mnw progress file"},
         {"\"state\": \"stopping\"", "\"state\": \"\"", "f:3: \"state\" is empty"},
         {"\"state\": \"stopping\"", "\"state\": null", "f:3: \"state\" must be a string, found null"},
-        {"\"eta_s\": ", "\"eta_s\": -", "f:19: \"eta_s\" must be a number >= 0 or null"},
-        {"\"workers\": 14", "\"workers\": 2147483648", "f:27: \"nodes[0].workers\" must be an integer from 0 to"},
+        {"\"eta_s\": ", "\"eta_s\": -", "f:20: \"eta_s\" must be a number >= 0 or null"},
+        {"\"workers\": 14", "\"workers\": 2147483648", "f:28: \"nodes[0].workers\" must be an integer from 0 to"},
         {"\"name\": \"GPU 1\"", "\"name\": \"\"", "\"nodes[0].devices[2].name\" is empty"},
         {"\"name\": \"GPU 1\"", "\"nam\": \"GPU 1\"", "missing key \"nodes[0].devices[2].name\""},
-        {"\"devices\": [", "\"devices\": {", "f:32:9: expected a key (a string), found '{'"},
-        {"\"nodes\": [", "\"nodes\": 3, \"x\": [", "f:23: \"nodes\" must be an array, found a number 3"},
-        {"\"slurm_restarts\": 3", "\"slurm_restarts\": -3", "f:21: \"slurm_restarts\" must be an integer from 0"},
-        {"\"slurm_jobs\": \"", "\"slurm_jobs\": 5, \"x\": \"", "f:22: \"slurm_jobs\" must be a string"},
+        {"\"devices\": [", "\"devices\": {", "f:34:9: expected a key (a string), found '{'"},
+        {"\"nodes\": [", "\"nodes\": 3, \"x\": [", "f:24: \"nodes\" must be an array, found a number 3"},
+        {"\"slurm_restarts\": 3", "\"slurm_restarts\": -3", "f:22: \"slurm_restarts\" must be an integer from 0"},
+        {"\"slurm_jobs\": \"", "\"slurm_jobs\": 5, \"x\": \"", "f:23: \"slurm_jobs\" must be a string"},
     };
     int ne = (int)(sizeof edits / sizeof edits[0]);
     for (int k = 0; k < ne; k++) {
@@ -490,6 +491,72 @@ static void progress_file(void)
          "a dangling link: %s", e.msg);
     unlink(path);
     alarm(0);
+    mnw_progress_free(&p);
+}
+
+/* ---- the pairs pruned (issue 39) ---- */
+
+static void pruned_counts(void)
+{
+    mnw_progress p, r;
+    mnw_err e;
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, MNW_PROGRESS_FILE);
+    sample(&p, 2);
+    p.pruned = 120000000;
+    p.nodes[0].pruned = 19000000;
+    p.nodes[1].pruned = 123;
+    T_OK(mnw_progress_write(dir, &p, &e) == 0, "progress.json with pruned pairs is written: %s", e.msg);
+    n_big = slurp(path, big, sizeof big - 1);
+    big[n_big] = '\0';
+    T_OK(strstr(big, "\n  \"pruned\": 120000000,\n") && strstr(big, "\n      \"pruned\": 19000000,\n") &&
+             strstr(big, "\n      \"pruned\": 123,\n"),
+         "\"pruned\" of the run and of each node");
+    T_OK(mnw_progress_read(path, &r, &e) == 0 && r.pruned == 120000000 && r.nnodes == 2 &&
+             r.nodes[0].pruned == 19000000 && r.nodes[1].pruned == 123,
+         "they read back: %s", e.msg);
+    mnw_progress_free(&r);
+    /* a file of an mnw before the filter: no "pruned" anywhere, read as 0 */
+    static char old[1 << 16];
+    size_t m = 0;
+    for (const char *c = big; *c;) {
+        const char *nl = strchr(c, '\n');
+        size_t len = nl ? (size_t)(nl - c) + 1 : strlen(c);
+        if (!strstr(c, "\"pruned\"") || strstr(c, "\"pruned\"") >= c + len) memcpy(old + m, c, len), m += len;
+        c += len;
+    }
+    old[m] = '\0';
+    T_OK(!strstr(old, "pruned") && mnw_progress_parse("old", old, m, &r, &e) == 0 && r.pruned == 0 &&
+             r.nodes[0].pruned == 0 && r.pairs_done == 131244750,
+         "a file without \"pruned\" (an mnw before the filter) reads as 0 pruned: %s", e.msg);
+    mnw_progress_free(&r);
+    static const struct {
+        const char *from, *to, *msg;
+    } edits[] = {
+        {"\"pruned\": 120000000", "\"pruned\": 131244751", "pruned 131244751 is more than pairs_done 131244750"},
+        {"\"pruned\": 123,", "\"pruned\": 1000002,", "node 1: pruned 1000002 is more than its pairs 1000001"},
+        {"\"pruned\": 120000000", "\"pruned\": -1", ":17: \"pruned\" must be an integer"},
+        {"\"pruned\": 120000000", "\"pruned\": \"12\"", ":17: \"pruned\" must be an integer"},
+        {"\"pruned\": 123,", "\"pruned\": 1.5,", "\"nodes[1].pruned\" must be an integer"},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+        char *at = strstr(big, edits[k].from);
+        if (!at) {
+            T_OK(0, "pruned edit %zu: '%s' not in the file", k, edits[k].from);
+            continue;
+        }
+        size_t pre = (size_t)(at - big), fl = strlen(edits[k].from), tl = strlen(edits[k].to);
+        memcpy(cut, big, pre);
+        memcpy(cut + pre, edits[k].to, tl);
+        memcpy(cut + pre + tl, at + fl, n_big - pre - fl);
+        int rc = mnw_progress_parse("f", cut, n_big - fl + tl, &r, &e);
+        T_OK(rc != 0 && strstr(e.msg, edits[k].msg), "%s -> %s: refused: %s", edits[k].from, edits[k].to,
+             rc ? e.msg : "(read as valid)");
+        if (!rc) mnw_progress_free(&r);
+    }
+    p.pruned = p.pairs_done + 1;
+    T_OK(mnw_progress_write(dir, &p, &e) == -1 && strstr(e.msg, "is more than pairs_done"),
+         "the writer refuses more pruned than done: %s", e.msg);
     mnw_progress_free(&p);
 }
 
@@ -803,6 +870,58 @@ static void status_cmd(void)
     waitpid(mnw_child, NULL, 0);
 }
 
+/* mnw status with pairs pruned: the run's line, the bookmark's, each node's
+ * column; none of it where nothing was pruned */
+static void status_pruned(void)
+{
+    setenv("TZ", "UTC", 1);
+    mnw_progress p = {.nodes = NULL};
+    run_fixture(&p, "elsewhere.example", 4242, 5);
+    mnw_progress_set_state(&p, "stopped", "stopped by SIGTERM");
+    p.pruned = 65622375; /* half of the 131,244,750 done */
+    p.nodes[0].pruned = 1000;
+    fixture("pruned", &p, -1);
+    mnw_bookmark b;
+    mnw_bookmark_init(&b);
+    strcpy(b.input_hash, "0123456789abcdef0123456789abcdef");
+    b.sequences = 25000;
+    b.pairs = 312487500;
+    b.watermark = 131244750;
+    b.pruned = 65622375;
+    mnw_err e;
+    if (mnw_bookmark_write(odir, &b, &e)) T_OK(0, "fixture pruned: %s", e.msg);
+    int rc = status(odir, NULL, NULL);
+    T_OK(rc == 0 && has("\n  pruned     65,622,375 (50.0% of the pairs done)\n"),
+         "status: pruned N (x%% of the pairs done) under done (%d: %s)", rc, err);
+    T_OK(has("  bookmark   131,244,750 pairs safely written (42.0%), 65,622,375 of them pruned\n"),
+         "the bookmark's line says how many of its pairs were pruned");
+    T_OK(has("share           pruned\n") && has("   68.0%            1,000\n") && has("   32.0%                0\n"),
+         "the node table has a pruned column: 1,000 on rank 0, 0 on rank 1");
+    /* the bookmark alone (no progress.json) */
+    char pj[700];
+    snprintf(pj, sizeof pj, "%s/%s", odir, MNW_PROGRESS_FILE);
+    unlink(pj);
+    rc = status(odir, NULL, NULL);
+    T_OK(rc == 0 && has("safely written\n  pruned     65,622,375 (50.0% of the pairs done)\n"),
+         "the bookmark alone: its pruned count (%d: %s)", rc, err);
+    /* nothing pruned: no pruned line, no column */
+    p.pruned = 0;
+    p.nodes[0].pruned = 0;
+    b.pruned = 0;
+    fixture("plain", &p, -1);
+    if (mnw_bookmark_write(odir, &b, &e)) T_OK(0, "fixture plain: %s", e.msg);
+    rc = status(odir, NULL, NULL);
+    T_OK(rc == 0 && !has("pruned") && has("  bookmark   131,244,750 pairs safely written (42.0%)\n"),
+         "nothing pruned: the word is not in the report (%d: %s)", rc, err);
+    /* all pruned but not all done: never 100% */
+    p.pruned = p.pairs_done - 1;
+    fixture("allpruned", &p, -1);
+    rc = status(odir, NULL, NULL);
+    T_OK(rc == 0 && has("  pruned     131,244,749 (99.9% of the pairs done)\n"), "one pair aligned: 99.9%%, not 100%%");
+    mnw_bookmark_free(&b);
+    mnw_progress_free(&p);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/mnw-pg.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -811,7 +930,9 @@ int main(void)
     json_malformed();
     json_write();
     progress_file();
+    pruned_counts();
     status_cmd();
+    status_pruned();
     if (!t_failed_) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
