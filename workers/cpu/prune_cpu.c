@@ -53,65 +53,65 @@
 #define NW (1 << (2 * MNW_PRUNE_Q)) /* q-gram words */
 #define QMASK ((uint32_t)NW - 1)
 
-/* One row loop per lane type. tt[(r + k) * L + l] is the code of column
- * r + off + k of lane l (PAD outside 1..n); offv, nnv per lane (nnv = -1:
- * an empty lane). rowm gets row m's K slots, coln the value of (rn, n) when
- * rn = n - off lies in 0..m (else NEG). */
-#define BAND_KERNEL(NAME, T, L, TARGET)                                                                            \
-    TARGET static void NAME(                                                                                       \
-        const uint8_t *restrict q, int m, const uint8_t *restrict tt, const T *restrict offv,                    \
-        const T *restrict nnv, int ms_, int mm_, int g_, T neg, T *restrict rowm, T *restrict coln)               \
+/* One row loop per lane type, in GCC vector types of 64 bytes (one zmm
+ * register with AVX-512BW, two ymm with AVX2, four xmm otherwise), the
+ * band's K + 1 slots held in registers. tt[(r + k) * L + l] is the code of
+ * column r + off + k of lane l (PAD outside 1..n); offv, nnv per lane
+ * (nnv = -1: an empty lane). rowm gets row m's K slots, coln the value of
+ * (rn, n) when rn = n - off lies in 0..m (else NEG). */
+typedef int16_t v16 __attribute__((vector_size(64)));
+typedef int32_t v32 __attribute__((vector_size(64)));
+typedef uint8_t u8x32 __attribute__((vector_size(32)));
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+#define SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
+#define BAND_KERNEL(NAME, T, VT, U8V, L, TARGET)                                                                  \
+    TARGET static void NAME(const uint8_t *restrict q, int m, const uint8_t *restrict tt,                         \
+                            const T *restrict offp, const T *restrict nnp, int ms_, int mm_, int g_, T neg_,       \
+                            T *restrict rowm, T *restrict coln)                                                    \
     {                                                                                                              \
-        T bufa[(PK + 1) * L], bufb[(PK + 1) * L], left[L], colv[L], dn[L];                                         \
-        T *hp = bufa, *hc = bufb;                                                                                  \
-        const T ms = (T)ms_, g = (T)g_;                                                                            \
-        for (int l = 0; l < L; l++) dn[l] = (T)(nnv[l] - offv[l]); /* the row where column n is in slot 0 */    \
-        for (int k = 0; k <= PK; k++)                                                                              \
-            for (int l = 0; l < L; l++) {                                                                          \
-                int c = offv[l] + k;                                                                               \
-                hp[k * L + l] = (c >= 0 && c <= nnv[l]) ? (T)(-g_ * c) : neg;                                      \
-            }                                                                                                      \
-        for (int l = 0; l < L; l++) colv[l] = dn[l] == 0 ? hp[l] : neg;                                            \
+        VT off, nn, hp[PK + 1], hc[PK + 1];                                                                        \
+        memcpy(&off, offp, sizeof off);                                                                            \
+        memcpy(&nn, nnp, sizeof nn);                                                                               \
+        const VT zero = {0}, neg = zero + neg_, g = zero + (T)g_, ms = zero + (T)ms_, four = zero + 4;             \
+        const VT dn = nn - off; /* the row where column n is in slot 0 */                                          \
+        for (int k = 0; k <= PK; k++) { /* row 0: -g c for 0 <= c <= n */                                         \
+            VT c = off + (T)k;                                                                                     \
+            hp[k] = SEL((c >= zero) & (c <= nn), zero - g * c, neg);                                               \
+        }                                                                                                          \
+        VT colv = SEL(dn == zero, hp[0], neg);                                                                     \
         for (int r = 1; r <= m; r++) {                                                                             \
             const uint8_t qa = q[r - 1];                                                                           \
-            const T qv = (T)(qa < 4 ? qa : 16), mmv = (T)(qa < 4 ? mm_ : 0);                                      \
-            const T gr = (T)(-g_ * r), l0 = (T)(1 - r), kk = (T)(-r - PK);                                         \
-            for (int l = 0; l < L; l++) left[l] = offv[l] == l0 ? gr : neg;                                        \
-            for (int k = 0; k < PK; k++) {                                                                         \
-                const uint8_t *restrict tv = tt + (size_t)(r + k) * L;                                             \
-                for (int l = 0; l < L; l++) {                                                                      \
-                    T t = (T)tv[l];                                                                                \
-                    T s = t == qv ? ms : (t < 4 ? mmv : (T)0);                                                     \
-                    T d = (T)(hp[k * L + l] + s);                                                                  \
-                    T u = (T)(hp[(k + 1) * L + l] - g);                                                            \
-                    T f = (T)(left[l] - g);                                                                        \
-                    T h = d > u ? d : u;                                                                           \
-                    h = h > f ? h : f;                                                                             \
-                    hc[k * L + l] = h;                                                                             \
-                    left[l] = h;                                                                                   \
-                }                                                                                                  \
+            const VT qv = zero + (T)(qa < 4 ? qa : 16), mmv = zero + (T)(qa < 4 ? mm_ : 0);                        \
+            const VT gr = zero + (T)(-g_ * r);                                                                     \
+            VT left = SEL(off == (T)(1 - r), gr, neg); /* column 0 left of the band */                             \
+            _Pragma("GCC unroll 16") for (int k = 0; k < PK; k++) {                                                \
+                U8V raw;                                                                                           \
+                memcpy(&raw, tt + (size_t)(r + k) * L, sizeof raw);                                                \
+                const VT t = __builtin_convertvector(raw, VT);                                                     \
+                const VT s = SEL(t == qv, ms, SEL(t < four, mmv, zero));                                           \
+                const VT d = hp[k] + s, u = hp[k + 1] - g, f = left - g;                                           \
+                VT h = SEL(d > u, d, u);                                                                           \
+                h = SEL(h > f, h, f);                                                                              \
+                hc[k] = h;                                                                                         \
+                left = h;                                                                                          \
             }                                                                                                      \
-            for (int l = 0; l < L; l++) {                                                                          \
-                hc[PK * L + l] = offv[l] == kk ? gr : neg; /* column 0 right of the band */                       \
-                colv[l] = dn[l] == (T)r ? hc[l] : colv[l];                                                         \
-            }                                                                                                      \
-            T *tmp = hp;                                                                                           \
-            hp = hc;                                                                                               \
-            hc = tmp;                                                                                              \
+            hc[PK] = SEL(off == (T)(-r - PK), gr, neg); /* column 0 right of the band */                          \
+            colv = SEL(dn == (T)r, hc[0], colv);                                                                   \
+            _Pragma("GCC unroll 16") for (int k = 0; k <= PK; k++) hp[k] = hc[k];                                  \
         }                                                                                                          \
         memcpy(rowm, hp, sizeof(T) * PK * L);                                                                      \
-        memcpy(coln, colv, sizeof colv);                                                                           \
+        memcpy(coln, &colv, sizeof colv);                                                                          \
     }
 
 #define T_AVX512 __attribute__((target("avx512bw")))
 #define T_AVX2 __attribute__((target("avx2")))
 #define T_BASE
-BAND_KERNEL(band16_avx512, int16_t, L16, T_AVX512)
-BAND_KERNEL(band32_avx512, int32_t, L32, T_AVX512)
-BAND_KERNEL(band16_avx2, int16_t, L16, T_AVX2)
-BAND_KERNEL(band32_avx2, int32_t, L32, T_AVX2)
-BAND_KERNEL(band16_base, int16_t, L16, T_BASE)
-BAND_KERNEL(band32_base, int32_t, L32, T_BASE)
+BAND_KERNEL(band16_avx512, int16_t, v16, u8x32, L16, T_AVX512)
+BAND_KERNEL(band32_avx512, int32_t, v32, u8x16, L32, T_AVX512)
+BAND_KERNEL(band16_avx2, int16_t, v16, u8x32, L16, T_AVX2)
+BAND_KERNEL(band32_avx2, int32_t, v32, u8x16, L32, T_AVX2)
+BAND_KERNEL(band16_base, int16_t, v16, u8x32, L16, T_BASE)
+BAND_KERNEL(band32_base, int32_t, v32, u8x16, L32, T_BASE)
 
 typedef void (*band16_fn)(const uint8_t *, int, const uint8_t *, const int16_t *, const int16_t *, int, int, int,
                           int16_t, int16_t *, int16_t *);
