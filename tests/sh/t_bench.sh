@@ -36,6 +36,47 @@ check "bench_finish: rows for both paths, both settings, 1 and 2 threads, the PA
 rc=$?
 check "bench_finish --threads 0: refused (exit 2)" '[ $rc -eq 2 ] && grep -q "threads" finbad.txt'
 
+# bench_prune (issue 39, the CPU filter as built: workers/cpu/prune_cpu.h):
+# the filter alone and the DP on the same run, on 60 real genes at 0.03 and
+# 0.10; its decisions are the prototype's (the same bound, the same
+# figures), so its pruned counts must equal prune_proto's on the same genes
+check "bench_prune was built by make test-build" '[ -x "$BUILD/bench/bench_prune" ]'
+awk '/^>/{n++} n>60{exit} {print}' "$TDATA/16s-200.fa" > s60.fa
+"$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 >bprune.txt 2>&1
+rc=$?
+check "bench_prune on 60 real genes at 0.03 and 0.10, 2 threads: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' bprune.txt | tail -5
+for cut in 0.03 0.10; do
+    "$BUILD/bench/prune_proto" s60.fa --cutoff $cut --dp-pairs 10 >pp$cut.txt 2>&1
+done
+ok "bench_prune: pairs 1770 at each cutoff, pruned = prune_proto's, more at 0.03 than at 0.10, figures sane (count + band = filter, ns > 0, speed-up = dp / (filter + dp x kept share))" \
+    python3 - bprune.txt pp0.03.txt pp0.10.txt <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+assert re.search(r"^dp: (\d+) ns/pair", t, re.M), t
+dp = float(re.search(r"^dp: (\d+) ns/pair", t, re.M).group(1))
+pr = {}
+for cut, proto in (("0.03", sys.argv[2]), ("0.1", sys.argv[3])):
+    m = re.search(r"^cutoff %s: pairs (\d+), pruned (\d+) \(([\d.]+)%%\)" % re.escape(cut), t, re.M)
+    assert m, t
+    pairs, pruned = int(m.group(1)), int(m.group(2))
+    assert pairs == 1770, t
+    want = int(re.search(r"^pruned: (\d+)$", open(proto).read(), re.M).group(1))
+    assert pruned == want, "bench_prune %d, prune_proto %d at %s" % (pruned, want, cut)
+    f = re.search(r"^cutoff %s: filter (\d+) ns/pair \(q-gram count (\d+), bands and decisions (\d+) ns/pair" % re.escape(cut), t, re.M)
+    assert f, t
+    tot, cnt, band = (int(x) for x in f.groups())
+    assert tot > 0 and cnt > 0 and abs(cnt + band - tot) <= 1, t
+    s = re.search(r"^cutoff %s: dp / filter per pair ([\d.]+)x, would-be speed-up .* ([\d.]+)x$" % re.escape(cut), t, re.M)
+    assert s, t
+    want_s = dp * pairs / (tot * pairs + dp * (pairs - pruned))
+    assert abs(float(s.group(2)) - want_s) <= 0.02 * want_s + 0.01, (s.group(2), want_s)
+    pr[cut] = pruned
+assert pr["0.03"] > pr["0.1"] and pr["0.03"] > 1500, pr
+PY
+"$BUILD/bench/bench_prune" s60.fa --cutoff 1.5 >bpbad.txt 2>&1
+rc=$?
+check "bench_prune --cutoff 1.5: refused (exit 2)" '[ $rc -eq 2 ] && grep -q "cutoff" bpbad.txt'
+
 # bench_fwdcount (issue 20's forward-count prototype, AVX-512BW only): its
 # figures equal mnw's counts mode on every pair, so it still measures the
 # same question after a change to the tie rule or the figures

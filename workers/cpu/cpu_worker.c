@@ -11,6 +11,7 @@ void mnw_cpu_worker_init(mnw_cpu_worker *w, const mnw_job_spec *js)
     w->js = js;
     mnw_wl_scratch_init(&w->scratch);
     mnw_cpu_ws_figures(w->scratch.ws, js->figs);
+    mnw_wl_scratch_prune(&w->scratch, js->prune, js->sc); /* issue 39: NULL or off: none */
     for (int o = 0; o < MNW_NOUT; o++) mnw_buf_init(&w->text[o]);
 }
 

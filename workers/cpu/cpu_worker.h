@@ -4,6 +4,8 @@
  * matrices-only mode (mnw_cpu_worker_run_tb), compute only the direction
  * matrices and hand them to the node's trace-back thread (workers/tb), which
  * traces, formats and compresses them and delivers the same result bytes.
+ * With js->prune on (issue 39) both paths filter each row first
+ * (worklist.h, workers/cpu/prune_cpu.h); the bytes are the same.
  * Ownership: a worker owns its scratch buffers; the returned result is the
  * caller's. Thread-safety: one mnw_cpu_worker per thread; the spec is shared
  * read-only. */

@@ -19,8 +19,17 @@ void mnw_wl_scratch_free(mnw_wl_scratch *s)
     free(s->t);
     free(s->n);
     free(s->order);
+    free(s->pr);
+    free(s->porder);
+    mnw_prunec_free(s->pf);
     mnw_cpu_ws_free(s->ws);
     memset(s, 0, sizeof *s);
+}
+
+void mnw_wl_scratch_prune(mnw_wl_scratch *s, const mnw_prune_plan *p, const mnw_scoring *sc)
+{
+    mnw_prunec_free(s->pf);
+    s->pf = p && p->on ? mnw_prunec_new(p, sc) : NULL;
 }
 
 static void grow(mnw_wl_scratch *s, size_t need)
@@ -33,6 +42,8 @@ static void grow(mnw_wl_scratch *s, size_t need)
     s->t = mnw_xrealloc(s->t, cap * sizeof *s->t);
     s->n = mnw_xrealloc(s->n, cap * sizeof *s->n);
     s->order = mnw_xrealloc(s->order, cap * sizeof *s->order);
+    s->pr = mnw_xrealloc(s->pr, cap * sizeof *s->pr);
+    s->porder = mnw_xrealloc(s->porder, cap * sizeof *s->porder);
     s->cap = cap;
 }
 
@@ -48,9 +59,16 @@ static int by_len(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+/* Targets the filter takes per call when someone may ask to yield. */
+#define PRUNE_PIECE 256
+
 /* The pairs (i, j .. j + seg - 1) of one row: s->order, s->t, s->n get
- * them sorted by target length. Returns their cells. */
-static uint64_t row_segment(mnw_wl_scratch *s, const mnw_seqset *seqs, uint64_t i, uint64_t j, uint64_t seg)
+ * them sorted by target length; with a filter, only the kept ones (*kept of
+ * them, same order), and s->porder[0 .. s->npr) the pruned ones' positions.
+ * Returns their cells (the kept pairs'), or UINT64_MAX when may_yield and
+ * yield asked to leave during the filtering. */
+static uint64_t row_segment(mnw_wl_scratch *s, const mnw_seqset *seqs, uint64_t i, uint64_t j, uint64_t seg,
+                            int may_yield, uint64_t *kept)
 {
     uint64_t cells = 0;
     grow(s, seg);
@@ -63,8 +81,32 @@ static uint64_t row_segment(mnw_wl_scratch *s, const mnw_seqset *seqs, uint64_t 
         uint64_t jj = j + s->order[x];
         s->t[x] = mnw_seq_codes(seqs, jj);
         s->n[x] = (int)mnw_seq_len(seqs, jj);
-        cells += m * (uint64_t)s->n[x];
     }
+    s->npr = 0;
+    *kept = seg;
+    if (s->pf && seg) {
+        mnw_prunec_query(s->pf, mnw_seq_codes(seqs, i), (int)m);
+        const int yield = may_yield && s->yield;
+        const uint64_t piece = yield ? PRUNE_PIECE : seg;
+        for (uint64_t k = 0; k < seg; k += piece) {
+            uint64_t c = seg - k < piece ? seg - k : piece;
+            mnw_prunec_run(s->pf, s->t + k, s->n + k, c, s->pr + k, NULL);
+            if (yield && s->yield(s->yield_ctx)) return UINT64_MAX;
+        }
+        uint64_t nk = 0;
+        for (uint64_t x = 0; x < seg; x++) {
+            if (s->pr[x]) {
+                s->porder[s->npr++] = s->order[x];
+                continue;
+            }
+            s->order[nk] = s->order[x];
+            s->t[nk] = s->t[x];
+            s->n[nk] = s->n[x];
+            nk++;
+        }
+        *kept = nk;
+    }
+    for (uint64_t x = 0; x < *kept; x++) cells += m * (uint64_t)s->n[x];
     return cells;
 }
 
@@ -76,19 +118,27 @@ uint64_t mnw_wl_align(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scori
     while (done < r.count) {
         uint64_t seg = i - j; /* pairs left in row i */
         if (seg > r.count - done) seg = r.count - done;
-        cells += row_segment(s, seqs, i, j, seg);
+        uint64_t kept;
+        uint64_t c = row_segment(s, seqs, i, j, seg, 1, &kept);
+        if (c == UINT64_MAX) return cells;
+        cells += c;
         const uint8_t *q = mnw_seq_codes(seqs, i);
         int m = (int)mnw_seq_len(seqs, i);
         /* one lane group per call when someone waits to be yielded to (the
          * DP is exact, so the grouping changes nothing in the results) */
-        int step = s->yield ? mnw_cpu_lanes() : (int)seg;
-        for (int k = 0; k < (int)seg; k += step) {
-            int cnt = (int)seg - k < step ? (int)seg - k : step;
+        int step = s->yield ? mnw_cpu_lanes() : (int)kept;
+        for (int k = 0; k < (int)kept; k += step) {
+            int cnt = (int)kept - k < step ? (int)kept - k : step;
             mnw_cpu_align(s->ws, sc, q, m, s->t + k, s->n + k, cnt, s->tmp + k);
             if (s->yield && s->yield(s->yield_ctx)) return cells;
         }
+        for (uint64_t x = 0; x < s->npr; x++) { /* proven beyond the cutoff: no alignment, no line */
+            mnw_aln *a = &alns[done + s->porder[x]];
+            mnw_aln_clear(a);
+            a->pruned = 1;
+        }
         /* move results to pair order (swap structs: buffers stay owned) */
-        for (uint64_t x = 0; x < seg; x++) {
+        for (uint64_t x = 0; x < kept; x++) {
             mnw_aln *dst = &alns[done + s->order[x]];
             mnw_aln t = *dst;
             *dst = s->tmp[x];
@@ -119,12 +169,17 @@ int mnw_wl_submit(mnw_wl_scratch *s, const mnw_seqset *seqs, const mnw_scoring *
     while (done < r.count) {
         uint64_t seg = i - j; /* pairs left in row i */
         if (seg > r.count - done) seg = r.count - done;
-        row_segment(s, seqs, i, j, seg);
+        uint64_t kept;
+        (void)row_segment(s, seqs, i, j, seg, 0, &kept); /* no yield: never UINT64_MAX */
         const uint8_t *q = mnw_seq_codes(seqs, i);
         int m = (int)mnw_seq_len(seqs, i);
-        for (int k = 0; k < (int)seg;) {
+        if (s->npr) { /* the pruned pairs: items without a matrix, in the batch being filled */
+            if (!b) b = mnw_tb_batch_get(tb, 0);
+            for (uint64_t x = 0; x < s->npr; x++) mnw_tb_batch_add_pruned(b, l, done + s->porder[x]);
+        }
+        for (int k = 0; k < (int)kept;) {
             mnw_cpu_group g;
-            mnw_cpu_plan(sc, m, s->n + k, (int)seg - k, &g);
+            mnw_cpu_plan(sc, m, s->n + k, (int)kept - k, &g);
             void *dir = b ? mnw_tb_batch_room(b, g.dir_bytes) : NULL;
             if (!dir) {
                 if (b && mnw_tb_submit(tb, b, e)) return -1;

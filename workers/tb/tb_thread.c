@@ -13,7 +13,8 @@ typedef struct {
     mnw_tb_end end;
     const uint8_t *a, *b;
     int m, n;
-    int none; /* a list of no pairs */
+    int none;   /* a list of no pairs */
+    int pruned; /* a pair the filter proved beyond the cutoff: no matrix */
 } tb_item;
 
 struct mnw_tb_batch {
@@ -121,7 +122,10 @@ static void *tb_main(void *p)
         for (size_t k = 0; k < b->n; k++) {
             tb_item *it = &b->items[k];
             mnw_tb_list *l = it->l;
-            if (!it->none) {
+            if (it->pruned) {
+                mnw_aln_clear(&l->alns[it->x]);
+                l->alns[it->x].pruned = 1;
+            } else if (!it->none) {
                 mnw_tb_finish(&it->end, affine, it->a, it->m, it->b, it->n, tb->js->figs, &l->alns[it->x]);
                 l->cells += (uint64_t)it->m * (uint64_t)it->n;
             }
@@ -288,6 +292,19 @@ void mnw_tb_batch_add(mnw_tb_batch *b, mnw_tb_list *l, uint64_t x, const mnw_tb_
     it->m = m;
     it->b = bseq;
     it->n = n;
+}
+
+void mnw_tb_batch_add_pruned(mnw_tb_batch *b, mnw_tb_list *l, uint64_t x)
+{
+    if (b->n == b->ncap) {
+        b->ncap = b->ncap ? 2 * b->ncap : 64;
+        b->items = mnw_xrealloc(b->items, b->ncap * sizeof *b->items);
+    }
+    tb_item *it = &b->items[b->n++];
+    memset(it, 0, sizeof *it);
+    it->l = l;
+    it->x = x;
+    it->pruned = 1;
 }
 
 size_t mnw_tb_batch_pairs(const mnw_tb_batch *b) { return b->n; }

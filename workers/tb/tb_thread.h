@@ -14,6 +14,8 @@
  *   ... compute into dir, then per pair x (0 <= x < r.count, pair r.k0 + x):
  *   mnw_tb_batch_add(b, l, x, &end, a, m, bseq, n);
  *   mnw_tb_submit(tb, b, e);                  hand over (b is the tb's now)
+ *   or, for a pair the filter pruned (issue 39; no matrix):
+ *   mnw_tb_batch_add_pruned(b, l, x);
  * Every pair of an opened list must be added exactly once (a list of no
  * pairs: one add with end == NULL), in batches that are all submitted; a
  * batch may hold pairs of several lists and a list's pairs may span many
@@ -115,6 +117,10 @@ void *mnw_tb_batch_room(mnw_tb_batch *b, size_t bytes);
  * pairs (x ignored). */
 void mnw_tb_batch_add(mnw_tb_batch *b, mnw_tb_list *l, uint64_t x, const mnw_tb_end *end, const uint8_t *a, int m,
                       const uint8_t *bseq, int n);
+/* Adds pair x of list l as pruned (lib/prune.h): the thread clears its
+ * alignment with pruned = 1 (no output line, no cells) in batch order, like
+ * any other pair; it takes no direction bytes. */
+void mnw_tb_batch_add_pruned(mnw_tb_batch *b, mnw_tb_list *l, uint64_t x);
 /* Pairs in b so far. */
 size_t mnw_tb_batch_pairs(const mnw_tb_batch *b);
 /* Hands b over (it is the tb's from now on, also on failure); blocks while
