@@ -366,8 +366,8 @@ static int check_planted(const mnw_opts *o, mnw_err *e)
  * created, its lock taken, an earlier run's files removed (--force), the
  * log opened. 0; 1 when a resumed run is complete already (nothing is
  * touched); -1 with e set, -2 for a setting that contradicts the
- * bookmark or --prune yes where the filter cannot be used, or -3 (e set) when a stop signal came while the input was
- * read (nothing is touched). */
+ * bookmark or --prune yes where the filter cannot be used, or -3 (e set)
+ * when a stop signal came while the input was read (nothing is touched). */
 static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *rs, mnw_err *e)
 {
     if (mnw_outlock_probe(o->outdir, e)) return -1; /* refused at once */

@@ -53,7 +53,8 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
     else if (!strcmp(key, "cutoff")) {
         if (o->cutoff < 0) snprintf(v, n, "none");
         else snprintf(v, n, "%.17g", o->cutoff);
-    } else if (!strcmp(key, "cutoff-scope")) snprintf(v, n, "%s", o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL ? "all" : "dist");
+    } else if (!strcmp(key, "cutoff-scope"))
+        snprintf(v, n, "%s", o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL ? "all" : "dist");
     else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
     else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
     else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
