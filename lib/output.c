@@ -82,7 +82,9 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             id = mnw_identity_stats(&sp->iddef, a->ops, a->nops, ca, na, cb, nb, &st);
         }
         double dist = 1.0 - id;
-        if (sp->enabled[MNW_OUT_PAIRS]) {
+        const int within = !(sp->cutoff >= 0.0 && dist > sp->cutoff); /* the cutoff's one test */
+        const int all_within = within || sp->cutoff_scope != MNW_CUTOFF_SCOPE_ALL; /* pairs.tsv, PAF */
+        if (sp->enabled[MNW_OUT_PAIRS] && all_within) {
             mnw_buf *b = &text[MNW_OUT_PAIRS];
             mnw_buf_reserve(b, li + lj + PAIRS_LINE_ROOM + (sp->cigar ? a->nops * CIGAR_RUN_ROOM : 0));
             char *p = b->p + b->len;
@@ -114,7 +116,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             *p++ = '\n';
             b->len = (size_t)(p - b->p);
         }
-        if ((sp->enabled[MNW_OUT_DIST] || sp->enabled[MNW_OUT_DISTPLAIN]) && !(sp->cutoff >= 0.0 && dist > sp->cutoff)) {
+        if ((sp->enabled[MNW_OUT_DIST] || sp->enabled[MNW_OUT_DISTPLAIN]) && within) {
             /* one line for dist.column.gz and dist.column: written into the
              * first, copied into the second when both are asked for */
             const int o = sp->enabled[MNW_OUT_DIST] ? MNW_OUT_DIST : MNW_OUT_DISTPLAIN;
@@ -132,7 +134,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             if (o == MNW_OUT_DIST && sp->enabled[MNW_OUT_DISTPLAIN])
                 mnw_buf_put(&text[MNW_OUT_DISTPLAIN], start, (size_t)(p - start));
         }
-        if (sp->enabled[MNW_OUT_PAF]) {
+        if (sp->enabled[MNW_OUT_PAF] && all_within) {
             /* query = sequence i, target = sequence j (so I and D mean what
              * they mean in pairs.tsv and in SAM), the whole of both */
             mnw_buf *b = &text[MNW_OUT_PAF];

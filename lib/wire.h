@@ -35,6 +35,8 @@ typedef struct {
     uint64_t worklist_size;
     double rank_timeout;
     int32_t output_via; /* MNW_VIA_* (opts.h): who writes the outputs */
+    int32_t cutoff_scope; /* MNW_CUTOFF_SCOPE_* (output.h): what the cutoff filters */
+    int32_t prune;        /* mnw_prune_mode (prune.h): rank 0's --prune; each rank makes the plan from the jobset */
 } mnw_jobset;
 
 void mnw_wire_pack_job(const mnw_jobset *js, const mnw_seqset *s, mnw_buf *out);

@@ -359,6 +359,10 @@ nld_gpu *mnw_nld_gpu_start(nld_state *st, mnw_err *e)
     nld_gpu *G = mnw_xcalloc(1, sizeof *G);
     G->st = st;
     G->ndev = st->cfg->ngpus;
+    const mnw_prune_plan *pp = st->cfg->js->prune;
+    if (pp && pp->on) /* issue 39: the GPU filter is a later step */
+        LOG_INFO("filter before the DP: the work lists the GPUs take are aligned in full (no GPU filter yet); the "
+                 "outputs are the same bytes");
     G->dev = mnw_xcalloc((size_t)G->ndev, sizeof *G->dev);
     for (int k = 0; k < G->ndev; k++) G->dev[k].id = st->cfg->gpu_ids[k];
     G->ws = mnw_cpu_ws_new();

@@ -132,6 +132,11 @@ static const mnw_topo *node_topo(const mnw_opts *o) { return o->bind && topo_ok 
 static int gpu_ids[MAX_GPUS], ngpus;
 static const char *gpu_why; /* why none, for the log */
 
+/* The filter's plan (lib/prune.h, --prune), made on every rank from the
+ * jobset by broadcast_job before any thread starts; read-only afterwards
+ * (every worker's mnw_job_spec points to it). */
+static mnw_prune_plan prune_plan;
+
 /* Resolves --gpus against the devices this process sees. 0, or -1 with e. */
 static int select_gpus(const mnw_opts *o, mnw_err *e)
 {
@@ -215,6 +220,8 @@ static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
     js->gzip_level = o->gzip_level;
     js->worklist_size = o->worklist_size;
     js->rank_timeout = o->rank_timeout;
+    js->cutoff_scope = o->cutoff_scope;
+    js->prune = (int32_t)o->prune;
     /* one process without MPI writes its outputs itself whatever was asked */
     js->output_via = !mnw_mpi_active()                 ? MNW_VIA_RANK0
                      : o->output_via != MNW_VIA_AUTO ? o->output_via
@@ -229,7 +236,29 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     spec->iddef = js->iddef;
     spec->cutoff = js->cutoff;
     spec->cigar = js->cigar;
+    spec->cutoff_scope = js->cutoff_scope;
     for (int k = 0; k < MNW_NOUT; k++) spec->enabled[k] = mnw_outsel_has(js->outputs, k);
+}
+
+/* The filter's plan of the job (issue 39): on or off and why, from the
+ * job-wide settings, so every rank makes the same. 0, or -1 with e set for
+ * --prune yes where the filter cannot be used. */
+static int prune_plan_of(const mnw_jobset *js, mnw_prune_plan *p, mnw_err *e)
+{
+    return mnw_prune_plan_make(&js->iddef, &js->sc, js->cutoff,
+                               mnw_opts_unfiltered(js->outputs, js->cutoff, js->cutoff_scope),
+                               (mnw_prune_mode)js->prune, p, e);
+}
+
+/* Rank 0, once the run's settings are known (a resumed run's from its
+ * bookmark): refuses --prune yes where the filter cannot be used, before
+ * anything is written. 0, or -1 with e set. */
+static int prune_gate(const mnw_opts *o, mnw_err *e)
+{
+    mnw_jobset js;
+    mnw_prune_plan p;
+    jobset_from_opts(o, &js);
+    return prune_plan_of(&js, &p, e);
 }
 
 /* Counts mode (issue 20, docs/DECISIONS.md): the figures are counted along
@@ -337,8 +366,8 @@ static int check_planted(const mnw_opts *o, mnw_err *e)
  * created, its lock taken, an earlier run's files removed (--force), the
  * log opened. 0; 1 when a resumed run is complete already (nothing is
  * touched); -1 with e set, -2 for a setting that contradicts the
- * bookmark, or -3 (e set) when a stop signal came while the input was
- * read (nothing is touched). */
+ * bookmark or --prune yes where the filter cannot be used, or -3 (e set)
+ * when a stop signal came while the input was read (nothing is touched). */
 static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *rs, mnw_err *e)
 {
     if (mnw_outlock_probe(o->outdir, e)) return -1; /* refused at once */
@@ -347,6 +376,7 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         int r = resume_settings(o, rs, e);
         if (r) return r;
         if (mnw_opts_check_counts(o, e)) return -1; /* the resumed job's outputs are known now */
+        if (prune_gate(o, e)) return -2;
         mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
         mnw_oom_set_state(MNW_OOM_RESUME, o->outdir); /* out of memory from here: resume */
         /* before anything is written (the log included) */
@@ -357,6 +387,8 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
         uint64_t k0, k1;
         if (mnw_bookmark_range(&rs->bm, rs->bmpath, &k0, &k1, e)) return -1;
         if (rs->bm.watermark == k1) return 1;
+    } else if (prune_gate(o, e)) {
+        return -2;
     } else if (mnw_outdir_check(o->outdir, o->force, e)) {
         char bm[4200];
         snprintf(bm, sizeof bm, "%s/%s", o->outdir, MNW_BOOKMARK_FILE);
@@ -480,6 +512,7 @@ static void log_job(const rank0_run *R, double t_read)
              mnw_outsel_needs_runs(mnw_opts_outputs(o), o->cigar) ? "alignments kept as runs (an output needs the CIGAR)"
              : o->counts == 0      ? "alignments kept as runs (--counts no)"
                                    : "counts mode: the figures counted along each path, no runs kept");
+    LOG_INFO("filter before the DP: %s", prune_plan.why);
     for (int r = 0; r < R->size; r++) {
         const node_info *n = &R->nodes[r];
         LOG_INFO("rank %d (%s): %d CPU workers, %s, trace-back %s; %d GPU%s", r, n->host, n->workers, n->isa,
@@ -607,7 +640,7 @@ static int run_cld_loop(rank0_run *R, mnw_err *e)
     R->net.tick = progress_tick;
     R->net.tick_ctx = &R->pc;
     mnw_eqtab eqt;
-    mnw_job_spec js = {&R->spec, &R->jset->sc, R->jset->gzip_level, counts_table(o, R->jset, &eqt), NULL};
+    mnw_job_spec js = {&R->spec, &R->jset->sc, R->jset->gzip_level, counts_table(o, R->jset, &eqt), &prune_plan};
     mnw_nld_cfg cfg = nld_cfg(o, &js, R->nodes[0].workers, first_slot(R->nodes, 0), R->jset->worklist_size,
                               gpu_sharers(R->nodes, size, 0));
     mnw_nld_link link = mnw_cldnet_link(&R->net, size > 1 ? 0.0005 : 0.25);
@@ -739,7 +772,7 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_outspec spec;
     outspec_from_jobset(jset, seqs, &spec);
     mnw_eqtab eqt;
-    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt), NULL};
+    mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt), &prune_plan};
     mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size,
                               gpu_sharers(nodes, mnw_mpi_size(), mnw_mpi_rank()));
     const int mpiio = jset->output_via == MNW_VIA_MPIIO;
@@ -852,6 +885,13 @@ static int broadcast_job(mnw_opts *o, run_state *S, int *done)
         }
     }
     mnw_buf_free(&blob);
+    /* every rank, from the same jobset; rank 0 refused --prune yes where it
+     * fails already (read_input), so this fails on no rank */
+    if (prune_plan_of(&S->jset, &prune_plan, &e)) {
+        report("error", &e);
+        if (size > 1) mnw_mpi_abort(1);
+        return 2;
+    }
     return 0;
 }
 

@@ -44,6 +44,8 @@ static const optdef optdefs[] = {
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
+    {"cutoff-scope", 0, T_VALUE, "dist|all", "what --cutoff filters: dist.column.gz and dist.column (dist, the default), or pairs.tsv.gz and alignments.paf.gz too (all; not with dist.phylip)"},
+    {"prune", 0, T_VALUE, "auto|yes|no", "skip the pairs a filter proves beyond --cutoff before aligning them, where every output is cutoff-filtered (default auto: where the bound is proven and pays; docs/PRUNE.md); the outputs are the same bytes either way"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz (PAF has it always)"},
     {"counts", 0, T_VALUE, "auto|yes|no", "count the outputs' figures along the path and keep no alignment (default auto: where no output needs a CIGAR; no: the full trace-back, same bytes)"},
     {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain (default pairs,dist; docs/FORMATS.md)"},
@@ -74,6 +76,8 @@ void mnw_opts_init(mnw_opts *o)
     o->sc = d;
     mnw_iddef_parse("vsearch2", &o->iddef);
     o->cutoff = -1.0;
+    o->cutoff_scope = MNW_CUTOFF_SCOPE_DIST;
+    o->prune = MNW_PRUNE_AUTO;
     o->countends = -1;
     o->counts = -1;
     o->gzip_level = MNW_GZIP_LEVEL_DEFAULT;
@@ -279,6 +283,13 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
         if (errno || end == v || *end || !(c >= 0.0 && c <= 1.0))
             return mnw_err_set(e, "%s: cutoff must be a distance from 0 to 1, not '%s'", where, v);
         o->cutoff = c;
+    } else if (!strcmp(key, "cutoff-scope")) {
+        if (!strcmp(v, "dist")) o->cutoff_scope = MNW_CUTOFF_SCOPE_DIST;
+        else if (!strcmp(v, "all")) o->cutoff_scope = MNW_CUTOFF_SCOPE_ALL;
+        else return mnw_err_set(e, "%s: cutoff-scope takes dist or all, not '%s'", where, v);
+    } else if (!strcmp(key, "prune")) {
+        if (mnw_prune_mode_parse(v, &o->prune))
+            return mnw_err_set(e, "%s: prune takes auto, yes or no, not '%s'", where, v);
     } else if (!strcmp(key, "cigar")) o->cigar = flag;
     else if (!strcmp(key, "counts")) {
         if (!strcmp(v, "auto")) o->counts = -1;
@@ -498,10 +509,22 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
     if (!o->input) return mnw_err_set(e, "no input: give -i SEQS.fa (see mnw --help)");
     if (!o->outdir) return mnw_err_set(e, "no output directory: give -o OUTDIR (see mnw --help)");
     const int out = mnw_opts_outputs(o);
-    if (o->cutoff >= 0.0 && !mnw_outsel_has(out, MNW_OUT_DIST) && !mnw_outsel_has(out, MNW_OUT_DISTPLAIN)) {
+    const int scope_all = o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL;
+    if (scope_all && o->cutoff < 0.0)
+        return mnw_err_set(e, "--cutoff-scope all: it filters pairs.tsv.gz and alignments.paf.gz by --cutoff, and no "
+                              "--cutoff is given (give --cutoff D, or leave --cutoff-scope out)");
+    if (scope_all && mnw_outsel_has(out, MNW_OUT_PHYLIP))
+        return mnw_err_set(e, "--cutoff-scope all and dist.phylip: dist.phylip is a full matrix and needs every pair, "
+                              "and --cutoff-scope all drops the pairs beyond --cutoff %g (leave phylip out of --outputs "
+                              "and --phylip out, or give --cutoff-scope dist)",
+                           o->cutoff);
+    /* with --cutoff-scope all every output but dist.phylip (refused above) is filtered */
+    if (o->cutoff >= 0.0 && !scope_all && !mnw_outsel_has(out, MNW_OUT_DIST) &&
+        !mnw_outsel_has(out, MNW_OUT_DISTPLAIN)) {
         char buf[128];
-        return mnw_err_set(e, "--cutoff %g: it filters dist.column.gz and dist.column only, and --outputs %s writes "
-                              "neither (add dist or dist-plain to --outputs, or leave --cutoff out)",
+        return mnw_err_set(e, "--cutoff %g: it filters dist.column.gz and dist.column only (without --cutoff-scope "
+                              "all), and --outputs %s writes neither (add dist or dist-plain to --outputs, give "
+                              "--cutoff-scope all to filter pairs.tsv.gz and alignments.paf.gz, or leave --cutoff out)",
                            o->cutoff, mnw_outsel_format(out, buf, sizeof buf));
     }
     if (o->cigar && !mnw_outsel_has(out, MNW_OUT_PAIRS) && !mnw_outsel_has(out, MNW_OUT_PAF)) {
@@ -513,6 +536,15 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
     }
     if (mnw_opts_check_counts(o, e)) return -1;
     return mnw_scoring_check(&o->sc, e);
+}
+
+const char *mnw_opts_unfiltered(int outputs, double cutoff, int cutoff_scope)
+{
+    const int all = cutoff >= 0.0 && cutoff_scope == MNW_CUTOFF_SCOPE_ALL;
+    if (mnw_outsel_has(outputs, MNW_OUT_PAIRS) && !all) return "pairs.tsv.gz (without --cutoff-scope all)";
+    if (mnw_outsel_has(outputs, MNW_OUT_PAF) && !all) return "alignments.paf.gz (without --cutoff-scope all)";
+    if (mnw_outsel_has(outputs, MNW_OUT_PHYLIP)) return "dist.phylip (a full matrix)";
+    return NULL;
 }
 
 int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e)

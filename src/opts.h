@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "lib/identity.h"
+#include "lib/output.h"
+#include "lib/prune.h"
 #include "lib/score.h"
 #include "lib/shard.h"
 #include "lib/util.h"
@@ -44,6 +46,8 @@ typedef struct {
     mnw_iddef iddef;
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
+    int cutoff_scope;  /* --cutoff-scope: MNW_CUTOFF_SCOPE_* (output.h); result-changing */
+    mnw_prune_mode prune; /* --prune: the filter before the DP (prune.h); not result-changing */
     int cigar, phylip, force, quiet, gzip_level;
     int counts;        /* --counts: -1 auto, 0 no (runs), 1 yes (figures along the path) */
     int outputs;       /* --outputs: a mask of MNW_OUT_* (outsel.h); --phylip adds phylip: mnw_opts_outputs */
@@ -105,6 +109,15 @@ int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e) MNW_MUST_CHE
  * identity definition (it wins over a "-noends" name). */
 int mnw_opts_check(mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;
 void mnw_opts_usage(FILE *f);
+
+/* The first output, of those in the mask `outputs`, that holds pairs beyond
+ * the cutoff (so needs every pair aligned), named for mnw.log and
+ * messages ("dist.phylip (a full matrix)"); NULL when every one is
+ * filtered by the cutoff (none: cutoff < 0, see mnw_prune_plan_make).
+ * dist.column.gz and dist.column are filtered whenever there is a cutoff,
+ * pairs.tsv.gz and alignments.paf.gz only with MNW_CUTOFF_SCOPE_ALL,
+ * dist.phylip never. */
+const char *mnw_opts_unfiltered(int outputs, double cutoff, int cutoff_scope);
 
 /* Refuses --counts yes where an output needs the runs (mnw_outsel_needs_runs;
  * mnw_opts_check calls it

@@ -29,6 +29,7 @@ static const rsetting rsettings[] = {
     {"free-end-gaps", {"free-end-gaps"}},
     {"iddef", {"iddef", "countends"}}, /* the name carries countends ("-noends") */
     {"cutoff", {"cutoff"}},
+    {"cutoff-scope", {"cutoff-scope"}}, /* a bookmark without it is dist's (before the option existed) */
     {"cigar", {"cigar"}},
     {"outputs", {"outputs", "phylip"}}, /* --phylip adds phylip to the list */
     {"gzip-level", {"gzip-level"}},
@@ -52,7 +53,9 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
     else if (!strcmp(key, "cutoff")) {
         if (o->cutoff < 0) snprintf(v, n, "none");
         else snprintf(v, n, "%.17g", o->cutoff);
-    } else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
+    } else if (!strcmp(key, "cutoff-scope"))
+        snprintf(v, n, "%s", o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL ? "all" : "dist");
+    else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
     else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
     else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
     else if (!strcmp(key, "shard")) mnw_shard_format(&o->shard, v, n);
@@ -84,6 +87,10 @@ static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t c
     if (!strcmp(rsettings[k].key, "shard")) { /* none before shards existed */
         const char *v = mnw_bookmark_get(b, "shard");
         return v ? v : "none";
+    }
+    if (!strcmp(rsettings[k].key, "cutoff-scope")) { /* dist before the option existed */
+        const char *v = mnw_bookmark_get(b, "cutoff-scope");
+        return v ? v : "dist";
     }
     if (strcmp(rsettings[k].key, "outputs")) return mnw_bookmark_get(b, rsettings[k].key);
     int mask;

@@ -2,13 +2,13 @@
  * run takes them back (docs/RESUME.md).
  *
  * The bookmark keeps every setting that changes the bytes of the outputs
- * (scoring, identity definition, cutoff, cigar, the outputs written, gzip
- * level, work list size: each work list is one gzip member) and the
- * input's path; a
+ * (scoring, identity definition, cutoff and cutoff scope, cigar, the
+ * outputs written, gzip level, work list size: each work list is one gzip
+ * member) and the input's path; a
  * resumed run takes them from there. A setting given again on the command
  * line or in a config file must agree, or the resume is refused (the
- * outputs would mix two settings). Node-local settings (threads, GPUs, ...)
- * and the rank count may change freely.
+ * outputs would mix two settings). Node-local settings (threads, GPUs, ...),
+ * --prune (the same bytes either way) and the rank count may change freely.
  * Ownership: plain functions; strings are copied into the bookmark / opts.
  * Thread-safety: rank 0's main thread only.
  */

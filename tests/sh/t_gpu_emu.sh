@@ -8,7 +8,9 @@
 # device and host trace-back, CPU workers aligning too with tiny batches,
 # three scoring modes, counts mode (the figures counted on the device or by
 # the finishers' walk, no runs: byte-identical to a CPU run keeping runs),
-# and two MPI ranks (one CPU-only, one with the emulated GPU). The real-GPU version is tests/gpu/t_gpu_e2e.sh.
+# and two MPI ranks (one CPU-only, one with the emulated GPU); with the
+# filter's plan on (issue 39) the log says the GPUs' lists are aligned in
+# full. The real-GPU version is tests/gpu/t_gpu_e2e.sh.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 EMU="$BUILD/tools/mnw-emu"
@@ -95,4 +97,19 @@ ok "2 MPI ranks of one host, both with the emulated GPU" mpmd -np 2 "$EMU" -q -i
 check "2 GPU ranks on one host: each takes 1/2 of a GPU's free memory (38%), byte-identical to the CPU run" \
     'grep -q "GPU memory: 2 ranks of this host drive GPUs and may share them: each takes 1/2 of what a GPU has free (38%)" mpi2/mnw.log &&
      same_bytes cpu-c300-lin-20 mpi2'
+# issue 39: with the filter's plan on, a node with GPUs says once that the
+# lists its GPUs take are aligned in full; the outputs (pairs.tsv.gz and PAF
+# filtered by --cutoff-scope all) are the CPU run's with the filter off
+pr=(-q -i s20.fa --outputs pairs,dist,paf --cutoff 0.1 --cutoff-scope all)
+gpu_note="INFO filter before the DP: the work lists the GPUs take are aligned in full"
+"$MNW" -o prune-cpu "${pr[@]}" --gpus none --prune no
+"$EMU" -o prune-gpu "${pr[@]}"
+rc=$?
+check "--prune auto --cutoff 0.1 --cutoff-scope all on the emulated GPU: exit 0, the plan on, the GPU note once, the CPU run's bytes with --prune no" \
+    '[ $rc -eq 0 ] && grep -q "INFO filter before the DP: on (--prune auto)" prune-gpu/mnw.log &&
+     [ "$(grep -c "$gpu_note" prune-gpu/mnw.log)" -eq 1 ] && cmp -s prune-gpu/pairs.tsv.gz prune-cpu/pairs.tsv.gz &&
+     cmp -s prune-gpu/dist.column.gz prune-cpu/dist.column.gz && cmp -s prune-gpu/alignments.paf.gz prune-cpu/alignments.paf.gz'
+"$EMU" -o prune-gpu-no "${pr[@]}" --prune no
+check "the same with --prune no: no GPU note, the same bytes" \
+    '! grep -q "$gpu_note" prune-gpu-no/mnw.log && cmp -s prune-gpu-no/alignments.paf.gz prune-cpu/alignments.paf.gz'
 finish
