@@ -42,8 +42,8 @@ static int bound_of(const mnw_iddef *d)
 static int off(mnw_prune_plan *p, mnw_prune_mode mode, mnw_err *e, const char *why)
 {
     p->on = 0;
-    snprintf(p->why, sizeof p->why, "%s", why);
-    if (mode == MNW_PRUNE_YES) return mnw_err_set(e, "--prune yes: %s", why);
+    snprintf(p->why, sizeof p->why, "off: %s", why);
+    if (mode == MNW_PRUNE_YES) return mnw_err_set(e, "--prune yes: the filter cannot be used: %s", why);
     return 0;
 }
 
@@ -52,22 +52,26 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
 {
     memset(p, 0, sizeof *p);
     p->q = MNW_PRUNE_Q;
-    char why[sizeof p->why];
-    if (mode == MNW_PRUNE_NO) return off(p, mode, e, "off (--prune no)");
-    if (cutoff < 0.0) return off(p, mode, e, "off: no --cutoff, so every pair is in the outputs");
+    char why[sizeof p->why - 8]; /* room for "off: " */
+    if (mode == MNW_PRUNE_NO) {
+        off(p, mode, e, "");
+        snprintf(p->why, sizeof p->why, "off (--prune no)");
+        return 0;
+    }
+    if (cutoff < 0.0) return off(p, mode, e, "no --cutoff, so every pair is in the outputs");
     if (unfiltered) {
-        snprintf(why, sizeof why, "off: %s needs every pair, not only those within --cutoff", unfiltered);
+        snprintf(why, sizeof why, "%s needs every pair, not only those within --cutoff", unfiltered);
         return off(p, mode, e, why);
     }
     const int b = bound_of(d);
     if (b == B_NONE) {
         snprintf(why, sizeof why,
-                 "off: no bound is proven for --iddef %s (gap blocks cost nothing in its identity, docs/PRUNE.md)",
+                 "no bound is proven for --iddef %s (gap blocks cost nothing in its identity, docs/PRUNE.md)",
                  mnw_iddef_name(d));
         return off(p, mode, e, why);
     }
     const double Dp = cutoff + 1e-9;
-    if (!(Dp < 1.0)) return off(p, mode, e, "off: a cutoff of 1 keeps every pair");
+    if (!(Dp < 1.0)) return off(p, mode, e, "a cutoff of 1 keeps every pair");
     p->Dd = DD;
     p->Dn = (int64_t)ceil(Dp * (double)DD);
     const int64_t q = p->q;
@@ -90,20 +94,20 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
     p->band_gap = sc->gap_open;
     if (p->Kp <= 0 || p->factor <= 0.0) {
         snprintf(why, sizeof why,
-                 "off: at --cutoff %g one error can take %d q-grams (q = %d), so the q-gram bound proves nothing",
+                 "at --cutoff %g one error can take %d q-grams (q = %d), so the q-gram bound proves nothing",
                  cutoff, p->q, p->q);
         return off(p, mode, e, why);
     }
     if (mode == MNW_PRUNE_AUTO && p->use_score && sc->free_ends) {
         snprintf(why, sizeof why,
-                 "off: with --free-end-gaps a long terminal gap costs nothing, so for --iddef %s the bound is weak "
+                 "with --free-end-gaps a long terminal gap costs nothing, so for --iddef %s the bound is weak "
                  "(docs/PRUNE.md; --prune yes uses it all the same)",
                  mnw_iddef_name(d));
         return off(p, mode, e, why);
     }
     if (mode == MNW_PRUNE_AUTO && p->factor < MNW_PRUNE_AUTO_MIN) {
         snprintf(why, sizeof why,
-                 "off: at --cutoff %g the bound leaves %.3f of a pair's q-grams to test, below %.2f, where it "
+                 "at --cutoff %g the bound leaves %.3f of a pair's q-grams to test, below %.2f, where it "
                  "prunes too few pairs to pay (docs/PRUNE.md; --prune yes uses it all the same)",
                  cutoff, p->factor, MNW_PRUNE_AUTO_MIN);
         return off(p, mode, e, why);

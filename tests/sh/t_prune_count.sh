@@ -119,5 +119,5 @@ check "3 shards: each one's counts agree; they add up to the whole run's ($sum, 
 rc=$?
 n_m=$(bm_pruned merged)
 check "mnw merge: the merged bookmark, progress.json and status say $n_m, the sum; verify and report agree" \
-    '[ $rc -eq 0 ] && [ "$n_m" = "$n_on" ] && [ "$(agree merged merged)" = "$n_on" ] && tr -d , <merge.log | grep -q "($n_on pruned), into merged"'
+    '[ $rc -eq 0 ] && [ "$n_m" = "$n_on" ] && [ "$(agree merged merged)" = "$n_on" ] && sed "s/\([0-9]\),\([0-9]\)/\1\2/g" merge.log | grep -q "($n_on pruned), into merged"'
 finish

@@ -130,20 +130,20 @@ refused "--cutoff-scope some" "command line: cutoff-scope takes dist or all, not
 refused "--cutoff --outputs pairs (scope dist)" "give --cutoff-scope all to filter pairs.tsv.gz and alignments.paf.gz" \
     --cutoff 0.1 --outputs pairs
 refused "--prune maybe" "command line: prune takes auto, yes or no, not 'maybe'" --prune maybe
-refused "--prune yes without --cutoff" "mnw: error: --prune yes: off: no --cutoff, so every pair is in the outputs" --prune yes
+refused "--prune yes without --cutoff" "mnw: error: --prune yes: the filter cannot be used: no --cutoff, so every pair is in the outputs" --prune yes
 refused "--prune yes --cutoff 0.1 (pairs.tsv.gz unfiltered)" \
-    "--prune yes: off: pairs.tsv.gz (without --cutoff-scope all) needs every pair, not only those within --cutoff" --prune yes --cutoff 0.1
-refused "--prune yes --cutoff 0.1 --outputs dist,paf" "--prune yes: off: alignments.paf.gz (without --cutoff-scope all) needs every pair" \
+    "--prune yes: the filter cannot be used: pairs.tsv.gz (without --cutoff-scope all) needs every pair, not only those within --cutoff" --prune yes --cutoff 0.1
+refused "--prune yes --cutoff 0.1 --outputs dist,paf" "--prune yes: the filter cannot be used: alignments.paf.gz (without --cutoff-scope all) needs every pair" \
     --prune yes --cutoff 0.1 --outputs dist,paf
-refused "--prune yes --cutoff 0.1 --outputs dist,phylip" "--prune yes: off: dist.phylip (a full matrix) needs every pair" \
+refused "--prune yes --cutoff 0.1 --outputs dist,phylip" "--prune yes: the filter cannot be used: dist.phylip (a full matrix) needs every pair" \
     --prune yes --cutoff 0.1 --outputs dist,phylip
-refused "--prune yes --iddef vsearch0" "--prune yes: off: no bound is proven for --iddef vsearch0" --prune yes --cutoff 0.1 --outputs dist --iddef vsearch0
-refused "--prune yes --iddef mothur-nogaps" "--prune yes: off: no bound is proven for --iddef mothur-nogaps" \
+refused "--prune yes --iddef vsearch0" "--prune yes: the filter cannot be used: no bound is proven for --iddef vsearch0" --prune yes --cutoff 0.1 --outputs dist --iddef vsearch0
+refused "--prune yes --iddef mothur-nogaps" "--prune yes: the filter cannot be used: no bound is proven for --iddef mothur-nogaps" \
     --prune yes --cutoff 0.1 --outputs dist --iddef mothur-nogaps
-refused "--prune yes --cutoff 0.2 (one error takes q q-grams)" "--prune yes: off: at --cutoff 0.2 one error can take 8 q-grams (q = 8)" \
+refused "--prune yes --cutoff 0.2 (one error takes q q-grams)" "--prune yes: the filter cannot be used: at --cutoff 0.2 one error can take 8 q-grams (q = 8)" \
     --prune yes --cutoff 0.2 --outputs dist
 printf 'cutoff = 0.1\nprune = yes\n' > y.conf
-refused "prune = yes in a config file (pairs.tsv.gz unfiltered)" "--prune yes: off: pairs.tsv.gz (without --cutoff-scope all)" -c y.conf
+refused "prune = yes in a config file (pairs.tsv.gz unfiltered)" "--prune yes: the filter cannot be used: pairs.tsv.gz (without --cutoff-scope all)" -c y.conf
 printf 'cutoff = 0.1\n\nprune = sometimes\n' > bad.conf
 refused "prune = sometimes in a config file" "bad.conf:3: prune takes auto, yes or no, not 'sometimes'" -c bad.conf
 printf 'cutoff-scope = all\nphylip = yes\ncutoff = 0.1\n' > ph.conf
@@ -155,7 +155,7 @@ before=$(snap keep)
 "$MNW" -i s100.fa -o keep "${opts[@]}" --force --prune yes --cutoff 0.1 >bad.out 2>&1
 rc=$?
 check "--force --prune yes where it is refused: exit 2, the earlier run's OUTDIR unchanged" \
-    '[ $rc -eq 2 ] && grep -qF -- "--prune yes: off: pairs.tsv.gz" bad.out && [ "$(snap keep)" = "$before" ]'
+    '[ $rc -eq 2 ] && grep -qF -- "--prune yes: the filter cannot be used: pairs.tsv.gz" bad.out && [ "$(snap keep)" = "$before" ]'
 
 # 3. mnw.log's line, and the same bytes with the filter on as with --prune no
 logline() { sed -n 's/.* INFO filter before the DP: //p' "$1/mnw.log"; }
