@@ -20,6 +20,7 @@ echo "# bin/mnw -i $data --outputs dist --cutoff $cutoff $* (--prune no | yes), 
 declare -a ron roff
 one() { # one MODE REP: a run; its pairs/s appended to ron / roff
     local mode=$1 rep=$2 out=bench/tmp/prune-$1 t0 t1 line pairs pruned gcups rate
+    shift 2
     rm -rf "$out"
     t0=$(date +%s.%N)
     bin/mnw -q -i "$data" -o "$out" --outputs dist --cutoff "$cutoff" --prune "$mode" "$@" ||
