@@ -83,7 +83,7 @@ esac
 skipped() { case " ${MNW_TEST_SKIP:-} " in *" $1 "*) printf '%-40s skipped (MNW_TEST_SKIP)\n' "$1"; return 0 ;; esac; return 1; }
 # the longest tests first (measured: docs/TESTING.md), so that two at a
 # time end close together; the rest in name order
-first="t_mpi.sh t_resume.sh t_e2e.sh test_gpu_emu t_mpiio.sh test_tb t_gpu_emu.sh t_scale.sh"
+first="t_mpi.sh t_resume.sh t_e2e.sh test_gpu_emu t_prune.sh t_mpiio.sh test_tb t_gpu_emu.sh t_prune_opts.sh t_scale.sh"
 names=() cmds=()
 add() { # add PATH CMD... : the test at PATH, if FILTER matches its path
     case "$1" in *"$filter"*) ;; *) return ;; esac
