@@ -260,18 +260,9 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
                 mnw_prune_plan plan;
                 mnw_err e;
                 if (mnw_iddef_parse(defs[di], &d)) abort();
-                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, &plan, &e)) {
-                    /* refused (no bound proven here): nothing to compare, and the device must not filter */
-                    mnw_gpu_opts o;
-                    mnw_gpu_opts_default(&o);
-                    o.rscan_rows = MNW_GPU_RSCAN_ROWS;
-                    o.mem_frac = 0.02;
-                    o.prune = &plan;
-                    mnw_gpu *g = mnw_gpu_open(0, &B, &scs[si], &o, &e);
-                    T_OK(g && !mnw_gpu_prunes(g) && !mnw_gpu_fbatch_get(g),
-                         "%s, %s, cutoff %.2f: no plan (%s): the device does not filter", defs[di], scn[si], cuts[ci],
+                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, &plan, &e) || !plan.on) {
+                    T_OK(0, "%s, %s, cutoff %.2f: the plan is on with --prune yes (%s)", defs[di], scn[si], cuts[ci],
                          plan.why);
-                    mnw_gpu_close(g);
                     continue;
                 }
                 /* the CPU's figures, every one */
@@ -344,6 +335,23 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
                 for (int q = 0; q < 2; q++) mnw_gpu_close(g[q]);
                 mnw_prunec_free(f);
             }
+    { /* a plan that is off (vsearch0: no bound proven, refused): the device does not filter */
+        mnw_iddef d;
+        mnw_prune_plan plan;
+        mnw_err e;
+        const mnw_scoring sc = MNW_SCORING_DEFAULT;
+        if (mnw_iddef_parse("vsearch0", &d)) abort();
+        const int refused = mnw_prune_plan_make(&d, &sc, 0.03, NULL, MNW_PRUNE_YES, &plan, &e) != 0;
+        mnw_gpu_opts o;
+        mnw_gpu_opts_default(&o);
+        o.rscan_rows = MNW_GPU_RSCAN_ROWS;
+        o.mem_frac = 0.02;
+        o.prune = &plan;
+        mnw_gpu *g = mnw_gpu_open(0, &B, &sc, &o, &e);
+        T_OK(refused && !plan.on && g && !mnw_gpu_prunes(g) && !mnw_gpu_fbatch_get(g),
+             "vsearch0 at 0.03: no plan (%s): the device opened with it does not filter", plan.why);
+        mnw_gpu_close(g);
+    }
     /* the checks above must have met both outcomes and the band */
     T_OK(all_pruned > 0 && all_pruned < all && banded > 0,
          "the filter checks met pruned and kept pairs (%llu of %llu pruned) and banded ones (%llu)",
