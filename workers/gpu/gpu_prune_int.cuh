@@ -47,6 +47,18 @@ constexpr int32_t NONE = INT32_MIN;
 
 __device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
 
+/* max(a, b, c): one DPX instruction on sm_90 (emulated on older GPUs), as
+ * gpu_kernels_int.cuh's max3; the emulation (CUDART_VERSION 0) takes the
+ * portable form */
+__device__ __forceinline__ int imax3(int a, int b, int c)
+{
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+    return __vimax3_s32(a, b, c);
+#else
+    return imax(imax(a, b), c);
+#endif
+}
+
 /* sum over words of min(count in a, count in b): two sorted run lists */
 __device__ __forceinline__ int qcount(const uint32_t *__restrict__ A, int na, const uint32_t *__restrict__ B, int nb)
 {
@@ -96,7 +108,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *a, int m, const uint8_t *
             const int t = win[k];
             const int s = t == qv ? ms : (t < 4 ? mmv : 0);
             const int d = hp[k] + s, u = hp[k + 1] - g, f = left - g;
-            const int h = imax(imax(d, u), f);
+            const int h = imax3(d, u, f);
             hp[k] = h; /* hp[k] is not read again this row; hp[k + 1] still is */
             left = h;
         }
