@@ -168,7 +168,7 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
 # every bench program this machine can build (rules below); test-build
 # builds them, so a bench that stops compiling fails the tests
-BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/bench_fwdcount $(B)/bench/clockprobe $(B)/bench/bench_finish $(B)/bench/prune_proto $(B)/bench/bench_prune $(if $(NVCC),$(B)/bench/bench_gpu)
+BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/bench_fwdcount $(B)/bench/clockprobe $(B)/bench/bench_finish $(B)/bench/prune_proto $(B)/bench/bench_prune $(if $(NVCC),$(B)/bench/bench_gpu $(B)/bench/bench_gpu_prune)
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -214,6 +214,14 @@ $(B)/tests/bench_gpu_emu: $(B)/emu/bench_gpu.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ
 	@mkdir -p $(dir $@)
 	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
 TEST_BIN += $(B)/tests/bench_gpu_emu
+# bench_gpu_prune (issue 39's GPU filter) on the emulated GPU (t_gpu_emu.sh)
+$(B)/emu/bench_gpu_prune.o: bench/bench_gpu_prune.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DMNW_GPU_EMU -c $< -o $@
+$(B)/tests/bench_gpu_prune_emu: $(B)/emu/bench_gpu_prune.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $^ $(LDLIBS:-lcudart_static=)
+TEST_BIN += $(B)/tests/bench_gpu_prune_emu
 # mnw itself on the emulated GPU (tests/sh/t_gpu_emu.sh): the GPU dispatcher
 # thread, batches, finish tasks and output bytes, without a GPU
 $(B)/tools/mnw-emu: $(B)/src/main.o $(LIB_SRC:%.c=$(B)/%.o) $(EMU_OBJ)
@@ -304,6 +312,10 @@ $(B)/bench/rodinia_nw.o: bench/rodinia_nw.cu
 $(B)/bench/bench_gpu: bench/bench_gpu.c $(B)/bench/rodinia_nw.o $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/bench/rodinia_nw.o $(B)/libmnw.a $(LDLIBS)
+
+$(B)/bench/bench_gpu_prune: bench/bench_gpu_prune.c $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libmnw.a $(LDLIBS)
 
 $(B)/bench/bench_finish: bench/bench_finish.c bench/finish_base.c bench/finish_base.h $(B)/libmnw.a
 	@mkdir -p $(dir $@)

@@ -7,12 +7,13 @@
 # Every run: --outputs dist --cutoff CUTOFF plus the options given (a
 # --shard I/N there measures one pair range of a large set: both runs align
 # the same range). Prints one line a run (seconds, pairs, pruned, pairs/s,
-# mnw's own GCUPS: cells = len1 x len2 of the pairs it aligned), then the
+# mnw's own GCUPS: cells = len1 x len2 of the pairs it aligned; with GPUs
+# their log lines, the filter's among them), then the
 # ratio of the median pairs/s, on over off. Outputs go to bench/tmp/prune-*
 # (replaced, deleted at the end).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-[ $# -ge 3 ] || { sed -n 2,12p "$0"; exit 2; }
+[ $# -ge 3 ] || { sed -n 2,13p "$0"; exit 2; }
 data=$1 cutoff=$2 reps=$3
 shift 3
 echo "# $(bench_stamp)"
@@ -34,6 +35,8 @@ one() { # one MODE REP: a run; its pairs/s appended to ron / roff
     awk -v m="$mode" -v r="$rep" -v p="$pairs" -v x="${pruned:-0}" -v a="$t0" -v b="$t1" -v g="$gcups" \
         'BEGIN { printf "prune %-3s rep %d  %9.2f s  pairs %11d  pruned %11d (%6.2f%%)  %11.0f pairs/s  %8s GCUPS\n",
                         m, r, b - a, p, x, p ? 100 * x / p : 0, p / (b - a), g }'
+    # the GPUs' lines (pairs aligned, and with the filter its figures)
+    grep -E 'GPU [0-9]+: ([0-9]+ pairs in|filter:)' "$out/mnw.log" | sed 's/^[^]]*] /    /'
     if [ "$mode" = yes ]; then ron+=("$rate"); else roff+=("$rate"); fi
 }
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

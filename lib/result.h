@@ -19,7 +19,7 @@ typedef struct mnw_result {
     mnw_range r;
     mnw_buf data[MNW_NOUT];
     uint64_t cells;
-    uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs by the device that aligned them (progress.json) */
+    uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs by the device that aligned them or (its filter) pruned them (progress.json) */
     uint64_t pruned;                     /* pairs of r the filter proved beyond the cutoff (lib/prune.h) */
     struct mnw_result *next;
 } mnw_result;

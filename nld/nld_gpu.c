@@ -13,6 +13,21 @@
  *      CPU worker) and hands it to the comm thread;
  *   3. sleeps 50 us when there was nothing to do.
  * Pairs a device refuses (an empty sequence) are aligned here on the CPU.
+ *
+ * With the filter's plan on (issue 39, lib/prune.h) the lists go through
+ * the devices' filters first: the lists taken from the queue wait in
+ * order (a FIFO); each device fills a filter batch with their pairs (up to
+ * mnw_gpu_opts.prune_pairs, many lists' pairs: the filter is about 100
+ * times cheaper a pair than the DP) and launches it on its own stream when
+ * it is full or no more lists come now, so a filter batch runs beside the
+ * two alignment batches; its decisions go back to their lists. The list at
+ * the head of the FIFO, once every pair of it is decided, is placed into
+ * the alignment batches as without the filter, except that a pruned pair
+ * is not placed: its mnw_aln is cleared with pruned = 1 and it counts as
+ * converted. New lists are taken while fewer than 4 filter batches' pairs
+ * per device wait in the FIFO. `cells` counts the aligned pairs only;
+ * dev_pairs[1 + k] counts the pairs GPU k aligned plus those its filter
+ * pruned (so the devices' pairs still add up to the list's).
  * Any CUDA error stops the node (mnw_nld_fail_locked): a non-zero exit,
  * never silent missing output.
  *
@@ -24,6 +39,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "lib/log.h"
@@ -32,14 +48,20 @@
 #include "workers/gpu/gpu.h"
 
 /* One work list on its way through the GPUs. */
-typedef struct {
+typedef struct glist_ {
     mnw_range r;
     mnw_aln *alns; /* r.count, in pair order */
     uint64_t cells;
     atomic_uint_fast64_t remaining; /* pairs not yet converted */
     uint64_t next;                  /* next pair to place (dispatcher only) */
     uint64_t ni, nj;                /* pair `next` as (i, j) */
-    uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs placed per device ([0]: aligned here) */
+    uint64_t dev_pairs[MNW_RESULT_DEVS]; /* pairs placed (or pruned) per device ([0]: aligned here) */
+    /* the filter (issue 39; dispatcher only) */
+    uint8_t *pr;           /* the decisions, r.count (NULL without the filter) */
+    uint64_t fnext;        /* next pair to put into a filter batch */
+    uint64_t fi, fj;       /* pair fnext as (i, j) */
+    uint64_t fleft;        /* pairs not yet decided */
+    struct glist_ *qnext;  /* the FIFO of lists taken */
 } glist;
 
 /* A run of consecutive pairs of one list in one batch. */
@@ -63,9 +85,25 @@ typedef struct {
     int seg;
 } gfin;
 
+/* issue 39: a run of consecutive pairs of one list in a filter batch, and
+ * a filter batch with its runs */
+typedef struct {
+    glist *l;
+    uint64_t lx0;
+    int bx0, count;
+} fseg;
+typedef struct {
+    mnw_gpu_fbatch *f;
+    fseg *segs;
+    int n, cap;
+} fbat;
+
 typedef struct {
     mnw_gpu *g;
     int id;
+    fbat ff, fr;  /* the filter batch being filled, the one on the device (f NULL: none) */
+    int fstarved; /* the last ffill found no more pairs to add now */
+    int fcap;     /* pairs per filter batch */
     gbatch *filling; /* batch being filled, or NULL */
     gbatch *launched[8]; /* by host batch, to find its segments when done */
     int nlaunched;
@@ -81,6 +119,11 @@ struct nld_gpu {
     gdev *dev;
     int ndev;
     glist *cur; /* list being placed (dropped once its last pair is placed) */
+    /* the filter (issue 39) */
+    int prune;
+    glist *qhead, *qtail; /* lists taken, not yet wholly placed, in order */
+    uint64_t qpairs;      /* their pairs not yet placed */
+    int end;              /* no list can come any more */
     mnw_cpu_ws *ws;
     mnw_buf text[MNW_NOUT]; /* for a list whose last pair it aligns itself */
 };
@@ -95,13 +138,19 @@ static void fail(nld_state *st, const mnw_err *e)
     unlock(st);
 }
 
-static glist *glist_new(mnw_range r)
+static glist *glist_new(mnw_range r, int prune)
 {
     glist *l = mnw_xcalloc(1, sizeof *l);
     l->r = r;
     l->alns = mnw_xcalloc(r.count ? r.count : 1, sizeof *l->alns);
     atomic_init(&l->remaining, r.count);
     mnw_pair_ij(r.k0, &l->ni, &l->nj);
+    if (prune) {
+        l->pr = mnw_xcalloc(r.count ? r.count : 1, 1);
+        l->fleft = r.count;
+        l->fi = l->ni;
+        l->fj = l->nj;
+    }
     return l;
 }
 
@@ -109,6 +158,7 @@ static void glist_free(glist *l)
 {
     for (uint64_t x = 0; x < l->r.count; x++) mnw_aln_free(&l->alns[x]);
     free(l->alns);
+    free(l->pr);
     free(l);
 }
 
@@ -154,7 +204,7 @@ static glist *take_list(nld_gpu *G, int *end)
     int got = !st->stop && mnw_nld_take_locked(st, &r);
     *end = st->stop || (!got && st->no_more);
     unlock(st);
-    return got ? glist_new(r) : NULL;
+    return got ? glist_new(r, G->prune) : NULL;
 }
 
 static void seg_add(gbatch *gb, glist *l, uint64_t lx, int bx)
@@ -231,6 +281,167 @@ static int fill(nld_gpu *G, gdev *d, int *end)
     return mnw_gpu_batch_count(gb->b) > 0;
 }
 
+/* ---- the filter (issue 39) ---- */
+
+static void next_pair(uint64_t *i, uint64_t *j)
+{
+    if (++*j == *i) {
+        ++*i;
+        *j = 0;
+    }
+}
+
+/* The next list from the queue into the FIFO (an empty one gets its empty
+ * result at once); NULL if none now (G->end: none will come). */
+static glist *fifo_take(nld_gpu *G)
+{
+    for (;;) {
+        int end = 0;
+        glist *l = take_list(G, &end);
+        if (end) G->end = 1;
+        if (!l) return NULL;
+        if (l->r.count == 0) {
+            atomic_store(&l->remaining, 1);
+            glist_done(G->st, l, 1, G->text);
+            continue;
+        }
+        if (G->qtail) G->qtail->qnext = l;
+        else G->qhead = l;
+        G->qtail = l;
+        G->qpairs += l->r.count;
+        return l;
+    }
+}
+
+static void fseg_add(fbat *fb, glist *l, uint64_t lx, int bx)
+{
+    fseg *s = fb->n ? &fb->segs[fb->n - 1] : NULL;
+    if (s && s->l == l && s->lx0 + (uint64_t)s->count == lx && s->bx0 + s->count == bx) {
+        s->count++;
+        return;
+    }
+    if (fb->n == fb->cap) {
+        fb->cap = fb->cap ? 2 * fb->cap : 64;
+        fb->segs = mnw_xrealloc(fb->segs, (size_t)fb->cap * sizeof *fb->segs);
+    }
+    fb->segs[fb->n++] = (fseg){l, lx, bx, 1};
+}
+
+/* Fills device d's filter batch with the pairs of the FIFO's lists not yet
+ * in one, taking new lists while fewer than 4 filter batches' pairs per
+ * device wait. 1 when the batch is full; d->fstarved when no more pairs
+ * can be added now. */
+static int ffill(nld_gpu *G, gdev *d, int cap)
+{
+    d->fstarved = 0;
+    if (!d->ff.f) {
+        d->ff.f = mnw_gpu_fbatch_get(d->g);
+        d->ff.n = 0;
+        if (!d->ff.f) return 0;
+    }
+    mnw_gpu_fbatch *f = d->ff.f;
+    glist *l = G->qhead;
+    for (;;) {
+        while (l && l->fnext == l->r.count) l = l->qnext;
+        if (!l) {
+            if (G->end || G->qpairs >= 4 * (uint64_t)cap * (uint64_t)G->ndev || !(l = fifo_take(G))) {
+                d->fstarved = 1;
+                return 0;
+            }
+            continue;
+        }
+        while (l->fnext < l->r.count) {
+            if (!mnw_gpu_fbatch_add(f, (uint32_t)l->fi, (uint32_t)l->fj)) return 1;
+            fseg_add(&d->ff, l, l->fnext, mnw_gpu_fbatch_count(f) - 1);
+            l->fnext++;
+            next_pair(&l->fi, &l->fj);
+        }
+    }
+}
+
+/* A finished filter batch of device d: its decisions into their lists. */
+static void fdone(nld_gpu *G, gdev *d, mnw_gpu_fbatch *f)
+{
+    const uint8_t *out = mnw_gpu_fbatch_pruned(f);
+    int di = 1 + (int)(d - G->dev);
+    if (di >= MNW_RESULT_DEVS) di = MNW_RESULT_DEVS - 1;
+    for (int k = 0; k < d->fr.n; k++) {
+        const fseg *s = &d->fr.segs[k];
+        uint64_t npr = 0;
+        for (int x = 0; x < s->count; x++) npr += out[s->bx0 + x];
+        memcpy(s->l->pr + s->lx0, out + s->bx0, (size_t)s->count);
+        s->l->dev_pairs[di] += npr;
+        s->l->fleft -= (uint64_t)s->count;
+    }
+    d->fr.n = 0;
+    d->fr.f = NULL;
+    mnw_gpu_fbatch_put(f);
+}
+
+/* fill() with the filter: places the decided lists at the head of the
+ * FIFO into device d's batch (pruned pairs cleared and marked, not placed).
+ * Returns 1 if the batch is ready to launch (full, or nothing more is
+ * decided now and it holds pairs), else 0. */
+static int fill_pruned(nld_gpu *G, gdev *d)
+{
+    nld_state *st = G->st;
+    const mnw_seqset *S = st->cfg->js->spec->seqs;
+    d->no_batch = 0;
+    if (!d->filling) {
+        mnw_gpu_batch *b = mnw_gpu_batch_get(d->g);
+        d->no_batch = !b;
+        if (!b) return 0;
+        d->filling = mnw_xcalloc(1, sizeof *d->filling);
+        d->filling->b = b;
+    }
+    gbatch *gb = d->filling;
+    int di = 1 + (int)(d - G->dev);
+    if (di >= MNW_RESULT_DEVS) di = MNW_RESULT_DEVS - 1;
+    for (;;) {
+        glist *l = G->qhead;
+        if (!l || l->fleft) break; /* the head is not decided yet */
+        uint64_t conv = 0, placed = 0; /* pairs converted here (pruned, aligned on the CPU), placed */
+        int full = 0;
+        while (l->next < l->r.count) {
+            const uint64_t x = l->next;
+            if (l->pr[x]) {
+                mnw_aln_clear(&l->alns[x]);
+                l->alns[x].pruned = 1;
+                conv++;
+            } else {
+                const int r = mnw_gpu_batch_add(gb->b, (uint32_t)l->ni, (uint32_t)l->nj);
+                if (r == 0) {
+                    full = 1;
+                    break;
+                }
+                const uint64_t m = mnw_seq_len(S, l->ni), n = mnw_seq_len(S, l->nj);
+                l->cells += m * n;
+                l->dev_pairs[r == 1 ? di : 0]++;
+                if (r == 1) {
+                    seg_add(gb, l, x, mnw_gpu_batch_count(gb->b) - 1);
+                } else { /* the device cannot take it: align it here */
+                    const uint8_t *t = mnw_seq_codes(S, l->nj);
+                    int nn = (int)n;
+                    mnw_cpu_align(G->ws, st->cfg->js->sc, mnw_seq_codes(S, l->ni), (int)m, &t, &nn, 1, &l->alns[x]);
+                    conv++;
+                }
+            }
+            l->next++;
+            placed++;
+            next_pair(&l->ni, &l->nj);
+        }
+        G->qpairs -= placed;
+        /* once its last pair is placed the list belongs to its finishers */
+        if (l->next == l->r.count) {
+            G->qhead = l->qnext;
+            if (!G->qhead) G->qtail = NULL;
+        }
+        if (conv) glist_done(st, l, conv, G->text);
+        if (full) return 1;
+    }
+    return mnw_gpu_batch_count(gb->b) > 0;
+}
+
 static void *gpu_main(void *p)
 {
     nld_gpu *G = p;
@@ -249,6 +460,8 @@ static void *gpu_main(void *p)
         }
         o.max_pairs = st->cfg->gpu_batch;
         o.kernel = st->cfg->gpu_kernel;
+        o.prune = G->prune ? st->cfg->js->prune : NULL;
+        d->fcap = o.prune_pairs;
         if (st->cfg->gpu_sharers > 1) {
             o.mem_frac /= st->cfg->gpu_sharers;
             if (k == 0)
@@ -266,6 +479,10 @@ static void *gpu_main(void *p)
         LOG_INFO("%s: kernel %s, trace-back on the %s, batches of up to %d pairs, two in flight (opened in %.2fs)",
                  mnw_gpu_describe(d->g), mnw_gpu_kernel_name(d->g), st->cfg->tb_device ? "device" : "host",
                  st->cfg->gpu_batch, mnw_now() - t0);
+        if (G->prune)
+            LOG_INFO("GPU %d: filter before the DP on the device, batches of up to %d pairs beside the alignment "
+                     "batches (q-gram tables built in %.2fs)",
+                     d->id, o.prune_pairs, mnw_gpu_prune_open_s(d->g));
     }
     int end = 0;
     while (ok) {
@@ -276,10 +493,39 @@ static void *gpu_main(void *p)
         if (stop) break;
         for (int k = 0; k < G->ndev; k++) {
             gdev *d = &G->dev[k];
+            if (G->prune) { /* the filter: finished batches' decisions, then the next batch */
+                mnw_gpu_fbatch *fb;
+                int rc;
+                while (ok && (rc = mnw_gpu_fbatch_poll(d->g, &fb, &e)) != 0) {
+                    if (rc < 0) {
+                        fail(st, &e);
+                        ok = 0;
+                        break;
+                    }
+                    fdone(G, d, fb);
+                    busy = 1;
+                }
+                if (!ok) break;
+                const int full = ffill(G, d, d->fcap);
+                if (d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0 && mnw_gpu_fbatch_can_launch(d->g) &&
+                    (full || d->fstarved)) {
+                    if (mnw_gpu_fbatch_launch(d->g, d->ff.f, &e)) {
+                        fail(st, &e);
+                        ok = 0;
+                        break;
+                    }
+                    fbat t = d->fr; /* (empty: its segments' array is reused) */
+                    d->fr = d->ff;
+                    d->ff = t;
+                    d->ff.f = NULL;
+                    d->ff.n = 0;
+                    busy = 1;
+                }
+            }
             while (mnw_gpu_can_launch(d->g)) {
                 int e_end = 0;
-                if (!fill(G, d, &e_end)) {
-                    end = e_end;
+                if (!(G->prune ? fill_pruned(G, d) : fill(G, d, &e_end))) {
+                    end = G->prune ? G->end : e_end;
                     break;
                 }
                 gbatch *gb = d->filling;
@@ -318,6 +564,7 @@ static void *gpu_main(void *p)
                 unlock(st);
             }
             inflight += d->nlaunched + (d->filling && mnw_gpu_batch_count(d->filling->b) > 0);
+            if (G->prune) inflight += (d->fr.f != NULL) + (d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0);
             double now = mnw_now();
             if (d->nlaunched == 0 && d->t_last > 0 && !end) {
                 if (d->no_batch) d->idle_fin += now - d->t_last;
@@ -325,7 +572,7 @@ static void *gpu_main(void *p)
             }
             d->t_last = now;
         }
-        if (end && inflight == 0 && !G->cur) break;
+        if (end && inflight == 0 && !G->cur && !G->qhead) break;
         if (!busy) {
             struct timespec ts = {0, 50000};
             nanosleep(&ts, NULL);
@@ -343,6 +590,12 @@ static void *gpu_main(void *p)
                      (unsigned long long)gs.kpairs[0], (unsigned long long)gs.kpairs[1],
                      (unsigned long long)gs.kpairs[2], (unsigned long long)gs.pairs2,
                      gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_work, d->idle_fin);
+        if (ok && G->prune)
+            LOG_INFO("GPU %d: filter: %llu pairs decided in %llu batches, %llu pruned (%.2f%%), %.1fs busy (%.2f M pairs/s "
+                     "while busy)",
+                     d->id, (unsigned long long)gs.fpairs, (unsigned long long)gs.fbatches,
+                     (unsigned long long)gs.fpruned, gs.fpairs ? 100.0 * (double)gs.fpruned / (double)gs.fpairs : 0.0,
+                     gs.fbusy_s, gs.fbusy_s > 0 ? (double)gs.fpairs / gs.fbusy_s / 1e6 : 0.0);
     }
     /* after an error: wait for the finishers to give every batch back */
     lock(st);
@@ -360,9 +613,7 @@ nld_gpu *mnw_nld_gpu_start(nld_state *st, mnw_err *e)
     G->st = st;
     G->ndev = st->cfg->ngpus;
     const mnw_prune_plan *pp = st->cfg->js->prune;
-    if (pp && pp->on) /* issue 39: the GPU filter is a later step */
-        LOG_INFO("filter before the DP: the work lists the GPUs take are aligned in full (no GPU filter yet); the "
-                 "outputs are the same bytes");
+    G->prune = pp && pp->on; /* issue 39: the devices filter */
     G->dev = mnw_xcalloc((size_t)G->ndev, sizeof *G->dev);
     for (int k = 0; k < G->ndev; k++) G->dev[k].id = st->cfg->gpu_ids[k];
     G->ws = mnw_cpu_ws_new();
@@ -393,6 +644,9 @@ static void gpu_free(nld_gpu *G)
             free(d->filling->segs);
             free(d->filling);
         }
+        if (d->ff.f) mnw_gpu_fbatch_put(d->ff.f);
+        free(d->ff.segs);
+        free(d->fr.segs);
         for (int x = 0; x < d->nlaunched; x++) {
             free(d->launched[x]->segs);
             free(d->launched[x]);
@@ -400,6 +654,11 @@ static void gpu_free(nld_gpu *G)
         mnw_gpu_close(d->g);
     }
     if (G->cur) glist_free(G->cur);
+    while (G->qhead) {
+        glist *l = G->qhead;
+        G->qhead = l->qnext;
+        glist_free(l);
+    }
     mnw_cpu_ws_free(G->ws);
     for (int o = 0; o < MNW_NOUT; o++) mnw_buf_free(&G->text[o]);
     free(G->dev);

@@ -1,6 +1,6 @@
 /* tests/emu/emu_kernels.cpp - gpu_launch_int.h's launchers for the host
  * emulation: the kernels of workers/gpu/gpu_kernels_int.cuh, compiled by g++,
- * run on the host. Thread-per-pair kernels (RScan-mNW, the trace-back) run
+ * run on the host. Thread-per-pair kernels (RScan-mNW, the trace-back, the filter) run
  * one thread after another; warp-per-pair kernels (DScan-mNW,
  * TiledDScan-mNW) run each warp as 32 coroutines that meet at every
  * shuffle (emu_device.h). Launches finish before they return, in stream
@@ -18,6 +18,7 @@
 #include "workers/gpu/gpu_kernels_int.cuh"
 #include "workers/gpu/gpu_launch_int.h"
 #include "workers/gpu/gpu_pack2_int.cuh"
+#include "workers/gpu/gpu_prune_int.cuh"
 
 using namespace mnw_gk;
 
@@ -208,5 +209,17 @@ void mnw_gpu_run_trace(cudaStream_t, const mnw_gpu_kpair *pairs, int np, const u
         ids_now.bid = emu_dim3{(unsigned)(x / 128), 0, 0};
         ids_now.tid = emu_dim3{(unsigned)(x % 128), 0, 0};
         trace(pairs, np, codes, affine, var, ends, packed, hdr, figs != NULL, t);
+    }
+}
+
+void mnw_gpu_run_prune(cudaStream_t, const uint2 *pairs, int np, const mnw_gpu_pseq *ps, const uint32_t *runs,
+                       const uint8_t *codes, const mnw_gpu_kprune *p, uint8_t *out, mnw_gpu_kpfig *figs)
+{
+    emu_block_dim = emu_dim3{128, 1, 1};
+    for (int x = 0; x < np; x++) {
+        ids_now.bid = emu_dim3{(unsigned)(x / 128), 0, 0};
+        ids_now.tid = emu_dim3{(unsigned)(x % 128), 0, 0};
+        if (figs) mnw_gp::prune<true>(pairs, np, ps, runs, codes, *p, out, figs);
+        else mnw_gp::prune<false>(pairs, np, ps, runs, codes, *p, out, figs);
     }
 }

@@ -7,7 +7,9 @@
 # the CPU workers aligning too, tiny batches and work lists that straddle
 # batches, counts mode (the figures counted on the device, no runs: the
 # same bytes as a CPU run keeping runs), and two MPI ranks (one CPU-only,
-# one with the GPU). Bad --gpus values are refused with a clear message.
+# one with the GPU); the filter of issue 39 on the GPU (the bytes of the CPU
+# run without it, the pruned count of the CPU run with it). Bad --gpus
+# values are refused with a clear message.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 cp "$TDATA/16s-200.fa" s200.fa
@@ -65,6 +67,40 @@ rm -rf mpi
 ok "2 MPI ranks, rank 0 --gpus none, rank 1 with the GPU" mpmd -np 1 "$MNW" -q -i s200.fa -o mpi "${ALL_OUTPUTS[@]}" --gpus none --threads 2 : \
     -np 1 "$MNW" -q -i s200.fa -o mpi "${ALL_OUTPUTS[@]}" --threads 2
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-s200-lin-5000 mpi'
+
+# issue 39: the filter on the GPU. --outputs dist at 0.03 and 0.10 (--prune
+# yes) on 16s-200 and gold80, GPU only or with the CPU workers aligning too,
+# device or host trace-back, many small lists: dist.column.gz is the
+# CPU-only run's with --prune no, the pruned count (progress.json) the
+# CPU-only run's with the filter, and where the GPU took every list its
+# filter line says it decided every pair
+pj_pruned() { sed -nE 's/^  "pruned": ([0-9]+),$/\1/p' "$1/progress.json"; }
+pvariants=("--cpu-align no" "--cpu-align no --traceback host" "--cpu-align yes --worklist-size 333"
+           "--cpu-align no --gpu-batch 7 --worklist-size 50")
+for f in s200 gold80; do
+    npairs=$(($(grep -c '^>' $f.fa) * ($(grep -c '^>' $f.fa) - 1) / 2))
+    for c in 0.03 0.10; do
+        fp=(-q -i $f.fa --outputs dist --cutoff $c --prune yes)
+        for wl in 5000 333 50; do
+            [ -d pno-$f-$c-$wl ] || "$MNW" -o pno-$f-$c-$wl "${fp[@]}" --gpus none --prune no --worklist-size $wl
+        done
+        rm -rf pyes; "$MNW" -o pyes "${fp[@]}" --gpus none
+        n_cpu=$(pj_pruned pyes)
+        for v in "${pvariants[@]}"; do
+            wl=$(sed -nE 's/.*--worklist-size ([0-9]+).*/\1/p' <<<"$v"); wl=${wl:-5000}
+            rm -rf gpu
+            # shellcheck disable=SC2086
+            ok "$f $c: the GPU filter runs ($v)" "$MNW" -o gpu "${fp[@]}" $v
+            n_gpu=$(pj_pruned gpu)
+            check "$f $c ($v): dist.column.gz is the CPU run's with --prune no; pruned ${n_gpu:-none} = the CPU filter's ${n_cpu:-none}" \
+                'cmp -s gpu/dist.column.gz pno-$f-$c-$wl/dist.column.gz && [ -n "$n_cpu" ] && [ "$n_gpu" = "$n_cpu" ]'
+            if [[ $v == *"--cpu-align no"* ]]; then
+                check "$f $c ($v): the GPU's filter decided all $npairs pairs, $n_cpu pruned" \
+                    'grep -qE "INFO GPU 0: filter: $npairs pairs decided in [0-9]+ batches, $n_cpu pruned" gpu/mnw.log'
+            fi
+        done
+    done
+done
 
 # bad settings
 "$MNW" -q -i s200.fa -o bad --gpus 7 >bad.out 2>&1; rc=$?

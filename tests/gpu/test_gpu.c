@@ -13,13 +13,28 @@
  * MNW_GPU_TEST_MODE=k: scoring mode k of modes[] only (debugging).
  * Built with -DMNW_GPU_EMU (build/tests/test_gpu_emu, part of `make test`):
  * the same checks on the host emulation of the GPU code (tests/emu), with
- * fewer and shorter pairs, since warps run lane by lane there. */
+ * fewer and shorter pairs, since warps run lane by lane there.
+ *
+ * The filter (issue 39, prune_checks): the device's figures (q-gram count,
+ * ambiguity count, both band scores, P0) and decision equal the CPU
+ * filter's (workers/cpu/prune_cpu.h, MNW_PRUNEC_FULL) for every pair of
+ * real genes (tests/data/16s-200.fa) and of pairs built at the bound, for
+ * vsearch2, needle, vsearch3 and mothur-onegap-noends, default, affine and
+ * free-end-gap scoring (the plan made with --prune yes), cutoffs 0.01, 0.03
+ * and 0.10; the device's quick decision (pre-test, second band only where
+ * needed) equals it too; small filter batches make many of them, both host
+ * batches in turn. MNW_TEST_QUICK=1 or MNW_GPU_TEST_SMALL=1 (the sanitizer
+ * runs, compute-sanitizer): 8 real genes beside the built pairs.
+ * MNW_GPU_TEST_PRUNE_ONLY=1: the filter's checks only. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/fasta.h"
+#include "lib/identity.h"
+#include "lib/prune.h"
 #include "tests/tap.h"
 #include "workers/cpu/nw_cpu.h"
+#include "workers/cpu/prune_cpu.h"
 #include "workers/gpu/gpu.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -122,6 +137,236 @@ static mnw_gpu *open_and_run(const mnw_seqset *S, const mnw_scoring *sc, const m
     return g;
 }
 
+/* ---- the filter (issue 39) ---- */
+
+/* Pairs at the bound (PRUNE.md; test_prune_cpu's set): from the first gene
+ * of S without ambiguity codes; then the first nreal genes of S. */
+static void build_bound(mnw_seqset *B, const mnw_seqset *S, int nreal)
+{
+    size_t gi = 0;
+    for (size_t k = 0; k < S->n; k++) {
+        const uint8_t *c = mnw_seq_codes(S, k);
+        int amb = 0;
+        for (size_t p = 0; p < mnw_seq_len(S, k); p++) amb += c[p] >= 4;
+        if (!amb) {
+            gi = k;
+            break;
+        }
+    }
+    const uint8_t *g = mnw_seq_codes(S, gi);
+    const int gn = (int)mnw_seq_len(S, gi);
+    uint8_t *buf = malloc((size_t)gn + 1000);
+    mnw_seqset_add(B, "G", g, (size_t)gn);
+    mnw_seqset_add(B, "G_copy", g, (size_t)gn);
+    mnw_seqset_add(B, "G_core600", g + 300, 600); /* a perfect core between long terminal gaps */
+    mnw_seqset_add(B, "G_short60", g + 500, 60);
+    memcpy(buf, g, (size_t)gn);
+    for (int p = 40; p < gn; p += 70) buf[p] = MNW_CODE_N;
+    mnw_seqset_add(B, "G_N", buf, (size_t)gn);
+    memcpy(buf, g, (size_t)gn);
+    for (int p = 200; p < 230; p++) buf[p] = MNW_CODE_N;
+    mnw_seqset_add(B, "G_Nrun30", buf, (size_t)gn);
+    mnw_seqset_add(B, "P200", g + 100, 200);
+    memcpy(buf, g + 100, 200);
+    for (int k = 0; k < 6; k++) buf[rnd() % 200] = (uint8_t)((buf[k * 31] + 1 + rnd() % 3) % 4);
+    mnw_seqset_add(B, "P200_3pct", buf, 200);
+    memcpy(buf, g, (size_t)gn);
+    for (int k = 0; k < gn / 50; k++) {
+        const int p = (int)(rnd() % (uint32_t)gn);
+        buf[p] = (uint8_t)((buf[p] + 1 + rnd() % 3) % 4);
+    }
+    mnw_seqset_add(B, "G_2pct", buf, (size_t)gn);
+    memcpy(buf, g + 3, (size_t)gn - 3); /* three bases shorter at the start: the second band's centre */
+    mnw_seqset_add(B, "G_cut3", buf, (size_t)gn - 3);
+    static const uint8_t unit[13] = {0, 1, 2, 3, 3, 2, 1, 0, 0, 2, 2, 1, 3};
+    for (int k = 0; k < 40; k++) memcpy(buf + 13 * k, unit, 13);
+    mnw_seqset_add(B, "rep40", buf, 520);
+    mnw_seqset_add(B, "rep33", buf, 429);
+    mnw_seqset_add(B, "short5", g + 7, 5);
+    mnw_seqset_add(B, "one", g + 9, 1);
+    mnw_seqset_add(B, "empty", g, 0);
+    memset(buf, MNW_CODE_N, 50);
+    mnw_seqset_add(B, "N50", buf, 50);
+    for (int k = 0; k < nreal && (size_t)k < S->n; k++)
+        mnw_seqset_add(B, mnw_seq_id(S, (size_t)k), mnw_seq_codes(S, (size_t)k), mnw_seq_len(S, (size_t)k));
+    free(buf);
+}
+
+/* Every pair (i, j), j < i, of B through the device's filter (batches of
+ * fb pairs); dec[x] the decisions, figs[x] the figures when the device
+ * keeps them. -1 on a CUDA error. */
+static int prune_all(mnw_gpu *g, const pr *P, int np, int fb, uint8_t *dec, mnw_gpu_pfig *figs)
+{
+    mnw_err e;
+    int next = 0, done = 0, base[2] = {0, 0};
+    mnw_gpu_fbatch *fill = NULL, *held[2] = {NULL, NULL};
+    while (done < np) {
+        if (!fill && next < np && (fill = mnw_gpu_fbatch_get(g)) != NULL) {
+            const int h = held[0] ? 1 : 0;
+            held[h] = fill;
+            base[h] = next;
+            while (next < np && mnw_gpu_fbatch_count(fill) < fb && mnw_gpu_fbatch_add(fill, P[next].i, P[next].j) == 1)
+                next++;
+        }
+        if (fill && mnw_gpu_fbatch_can_launch(g)) {
+            if (mnw_gpu_fbatch_launch(g, fill, &e)) {
+                printf("# filter launch: %s\n", e.msg);
+                return -1;
+            }
+            fill = NULL;
+        }
+        mnw_gpu_fbatch *d;
+        const int rc = mnw_gpu_fbatch_poll(g, &d, &e);
+        if (rc < 0) {
+            printf("# filter poll: %s\n", e.msg);
+            return -1;
+        }
+        if (rc == 1) {
+            const int h = held[0] == d ? 0 : 1, cnt = mnw_gpu_fbatch_count(d);
+            memcpy(dec + base[h], mnw_gpu_fbatch_pruned(d), (size_t)cnt);
+            if (figs) memcpy(figs + base[h], mnw_gpu_fbatch_figs(d), (size_t)cnt * sizeof *figs);
+            done += cnt;
+            held[h] = NULL;
+            mnw_gpu_fbatch_put(d);
+        }
+    }
+    return 0;
+}
+
+static void prune_checks(const mnw_seqset *S200, int nreal)
+{
+    mnw_seqset B;
+    mnw_seqset_init(&B);
+    build_bound(&B, S200, nreal);
+    const int nb = (int)B.n, np = nb * (nb - 1) / 2;
+    pr *P = malloc(sizeof(pr) * (size_t)np);
+    int x = 0;
+    for (int i = 1; i < nb; i++)
+        for (int j = 0; j < i; j++) P[x++] = (pr){(uint32_t)i, (uint32_t)j};
+    static const char *const defs[] = {"vsearch2", "needle", "vsearch3", "mothur-onegap-noends"};
+    static const mnw_scoring scs[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}, {4, -5, 10, 10, 1}};
+    static const char *const scn[] = {"default", "affine 12/3", "free end gaps"};
+    static const double cuts[] = {0.01, 0.03, 0.10};
+    uint8_t *dec = malloc((size_t)np), *decq = malloc((size_t)np), *cpr = malloc((size_t)nb);
+    mnw_gpu_pfig *gf = malloc(sizeof *gf * (size_t)np);
+    mnw_prunec_fig *cf = malloc(sizeof *cf * (size_t)nb);
+    const uint8_t **t = malloc(sizeof *t * (size_t)nb);
+    int *tn = malloc(sizeof *tn * (size_t)nb);
+    uint64_t all = 0, all_pruned = 0, banded = 0;
+    for (size_t di = 0; di < sizeof defs / sizeof *defs; di++)
+        for (size_t si = 0; si < sizeof scs / sizeof *scs; si++)
+            for (size_t ci = 0; ci < sizeof cuts / sizeof *cuts; ci++) {
+                mnw_iddef d;
+                mnw_prune_plan plan;
+                mnw_err e;
+                if (mnw_iddef_parse(defs[di], &d)) abort();
+                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, &plan, &e) || !plan.on) {
+                    T_OK(0, "%s, %s, cutoff %.2f: the plan is on with --prune yes (%s)", defs[di], scn[si], cuts[ci],
+                         plan.why);
+                    continue;
+                }
+                /* the CPU's figures, every one */
+                mnw_prunec *f = mnw_prunec_new(&plan, &scs[si]);
+                mnw_prunec_flags(f, MNW_PRUNEC_FULL);
+                mnw_gpu *g[2];
+                int bad_open = 0;
+                for (int q = 0; q < 2; q++) { /* q 0: with figures (every one); 1: the quick decision */
+                    mnw_gpu_opts o;
+                    mnw_gpu_opts_default(&o);
+                    o.rscan_rows = MNW_GPU_RSCAN_ROWS;
+                    o.mem_frac = 0.02;
+                    o.prune = &plan;
+                    o.prune_pairs = q ? 97 : 4096;
+                    o.prune_figs = !q;
+                    g[q] = mnw_gpu_open(0, &B, &scs[si], &o, &e);
+                    if (!g[q]) {
+                        T_OK(0, "open GPU 0 with the filter: %s", e.msg);
+                        bad_open = 1;
+                    }
+                }
+                int rc = bad_open ? -1 : prune_all(g[0], P, np, 4096, dec, gf);
+                if (rc == 0) rc = prune_all(g[1], P, np, 97, decq, NULL);
+                uint64_t bad_sh = 0, bad_amb = 0, bad_band = 0, bad_p0 = 0, bad_dec = 0, bad_q = 0, npr = 0;
+                int shown = 0;
+                for (int i = 1, xx = 0; rc == 0 && i < nb; i++) {
+                    for (int j = 0; j < i; j++) {
+                        t[j] = mnw_seq_codes(&B, (size_t)j);
+                        tn[j] = (int)mnw_seq_len(&B, (size_t)j);
+                    }
+                    mnw_prunec_query(f, mnw_seq_codes(&B, (size_t)i), (int)mnw_seq_len(&B, (size_t)i));
+                    mnw_prunec_run(f, t, tn, (size_t)i, cpr, cf);
+                    for (int j = 0; j < i; j++, xx++) {
+                        const mnw_gpu_pfig *G = &gf[xx];
+                        const mnw_prunec_fig *C = &cf[j];
+                        bad_sh += G->shared != C->shared;
+                        bad_amb += G->amb != C->amb;
+                        bad_band += G->s0 != C->s0 || G->s1 != C->s1;
+                        bad_p0 += G->p0 != C->p0;
+                        bad_dec += G->pruned != C->pruned || dec[xx] != cpr[j];
+                        bad_q += decq[xx] != cpr[j];
+                        npr += cpr[j];
+                        banded += C->s0 != MNW_PRUNEC_NONE;
+                        if ((G->shared != C->shared || G->amb != C->amb || G->s0 != C->s0 || G->s1 != C->s1 ||
+                             G->p0 != C->p0 || dec[xx] != cpr[j] || decq[xx] != cpr[j]) &&
+                            shown++ < 3)
+                            printf("#   %s x %s: gpu shared %d amb %d s0 %d s1 %d p0 %lld pruned %d/%d; cpu %d %d %d %d "
+                                   "%lld %d\n",
+                                   mnw_seq_id(&B, (size_t)i), mnw_seq_id(&B, (size_t)j), G->shared, G->amb, G->s0,
+                                   G->s1, (long long)G->p0, dec[xx], decq[xx], C->shared, C->amb, C->s0, C->s1,
+                                   (long long)C->p0, cpr[j]);
+                    }
+                }
+                mnw_gpu_stats st;
+                if (rc == 0) mnw_gpu_get_stats(g[1], &st);
+                T_OK(rc == 0 && !bad_sh && !bad_amb && !bad_band && !bad_p0 && !bad_dec && !bad_q,
+                     "%s, %s, cutoff %.2f: %d pairs, %llu pruned: the device's q-gram count (%llu differ), ambiguity "
+                     "count (%llu), band scores (%llu), P0 (%llu), decision (%llu) are the CPU filter's; its quick "
+                     "decision too (%llu)",
+                     defs[di], scn[si], cuts[ci], np, (unsigned long long)npr, (unsigned long long)bad_sh,
+                     (unsigned long long)bad_amb, (unsigned long long)bad_band, (unsigned long long)bad_p0,
+                     (unsigned long long)bad_dec, (unsigned long long)bad_q);
+                if (rc == 0)
+                    T_OK(st.fpairs == (uint64_t)np && st.fpruned == npr && st.fbatches == (uint64_t)(np + 96) / 97,
+                         "%s, %s, cutoff %.2f: the device's filter totals (%llu pairs, %llu pruned, %llu batches)",
+                         defs[di], scn[si], cuts[ci], (unsigned long long)st.fpairs, (unsigned long long)st.fpruned,
+                         (unsigned long long)st.fbatches);
+                all += (uint64_t)np;
+                all_pruned += npr;
+                for (int q = 0; q < 2; q++) mnw_gpu_close(g[q]);
+                mnw_prunec_free(f);
+            }
+    { /* a plan that is off (vsearch0: no bound proven, refused): the device does not filter */
+        mnw_iddef d;
+        mnw_prune_plan plan;
+        mnw_err e;
+        const mnw_scoring sc = MNW_SCORING_DEFAULT;
+        if (mnw_iddef_parse("vsearch0", &d)) abort();
+        const int refused = mnw_prune_plan_make(&d, &sc, 0.03, NULL, MNW_PRUNE_YES, &plan, &e) != 0;
+        mnw_gpu_opts o;
+        mnw_gpu_opts_default(&o);
+        o.rscan_rows = MNW_GPU_RSCAN_ROWS;
+        o.mem_frac = 0.02;
+        o.prune = &plan;
+        mnw_gpu *g = mnw_gpu_open(0, &B, &sc, &o, &e);
+        T_OK(refused && !plan.on && g && !mnw_gpu_prunes(g) && !mnw_gpu_fbatch_get(g),
+             "vsearch0 at 0.03: no plan (%s): the device opened with it does not filter", plan.why);
+        mnw_gpu_close(g);
+    }
+    /* the checks above must have met both outcomes and the band */
+    T_OK(all_pruned > 0 && all_pruned < all && banded > 0,
+         "the filter checks met pruned and kept pairs (%llu of %llu pruned) and banded ones (%llu)",
+         (unsigned long long)all_pruned, (unsigned long long)all, (unsigned long long)banded);
+    free(dec);
+    free(decq);
+    free(cpr);
+    free(gf);
+    free(cf);
+    free(t);
+    free(tn);
+    free(P);
+    mnw_seqset_free(&B);
+}
+
 int main(void)
 {
     const char *why = NULL;
@@ -135,6 +380,19 @@ int main(void)
 #endif
     const int small = getenv("MNW_GPU_TEST_SMALL") != NULL;
     const int only = getenv("MNW_GPU_TEST_MODE") ? atoi(getenv("MNW_GPU_TEST_MODE")) : -1;
+    const int quick = getenv("MNW_TEST_QUICK") && atoi(getenv("MNW_TEST_QUICK"));
+    { /* the filter (issue 39) on real genes and pairs at the bound */
+        mnw_seqset R;
+        mnw_seqset_init(&R);
+        mnw_err re;
+        if (mnw_fasta_read("tests/data/16s-200.fa", &R, &re)) {
+            printf("# %s\n", re.msg);
+            return 1;
+        }
+        prune_checks(&R, small || quick ? 8 : emu ? 40 : 120);
+        mnw_seqset_free(&R);
+        if (getenv("MNW_GPU_TEST_PRUNE_ONLY")) return t_exit();
+    }
 
     mnw_seqset S;
     mnw_seqset_init(&S);

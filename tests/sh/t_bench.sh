@@ -1,7 +1,7 @@
 # t_bench.sh - the benchmarks still build and run (issue 16: bench-cpu once
 # stopped compiling and nothing noticed). `make test-build` builds every
 # bench program this machine can build (the Makefile's BENCH_BIN: bench_cpu,
-# clockprobe, and bench_gpu where nvcc is); here each one that was built is
+# clockprobe, and bench_gpu and bench_gpu_prune where nvcc is); here each one that was built is
 # checked to be there, and bench_cpu runs on a few real 16S genes: every
 # timed tool's scores must agree with mnw's (its own verification line).
 source "$(dirname "$0")/../lib.sh"
@@ -11,6 +11,8 @@ check "clockprobe was built by make test-build" '[ -x "$BUILD/bench/clockprobe" 
 check "bench_finish was built by make test-build" '[ -x "$BUILD/bench/bench_finish" ]'
 if [ -e "$BUILD/workers/gpu/gpu_dev.o" ]; then
     check "bench_gpu was built by make test-build (nvcc found)" '[ -x "$BUILD/bench/bench_gpu" ]'
+    check "bench_gpu_prune (issue 39's GPU filter) was built by make test-build (nvcc found)" \
+        '[ -x "$BUILD/bench/bench_gpu_prune" ]'
 fi
 awk '/^>/{n++} n>12{exit} {print}' "$TDATA/16s-200.fa" > s12.fa
 "$BUILD/bench/bench_cpu" s12.fa --budget 0.05 --rounds 1 --ref-pairs 3 >bench.txt 2>&1

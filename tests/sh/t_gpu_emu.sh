@@ -8,9 +8,10 @@
 # device and host trace-back, CPU workers aligning too with tiny batches,
 # three scoring modes, counts mode (the figures counted on the device or by
 # the finishers' walk, no runs: byte-identical to a CPU run keeping runs),
-# and two MPI ranks (one CPU-only, one with the emulated GPU); with the
-# filter's plan on (issue 39) the log says the GPUs' lists are aligned in
-# full. The real-GPU version is tests/gpu/t_gpu_e2e.sh.
+# and two MPI ranks (one CPU-only, one with the emulated GPU); the filter
+# of issue 39 on the device: the bytes of the CPU run without it, the
+# pruned count of the CPU run with it (five settings of the dispatcher).
+# The real-GPU version is tests/gpu/t_gpu_e2e.sh.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 EMU="$BUILD/tools/mnw-emu"
@@ -97,19 +98,64 @@ ok "2 MPI ranks of one host, both with the emulated GPU" mpmd -np 2 "$EMU" -q -i
 check "2 GPU ranks on one host: each takes 1/2 of a GPU's free memory (38%), byte-identical to the CPU run" \
     'grep -q "GPU memory: 2 ranks of this host drive GPUs and may share them: each takes 1/2 of what a GPU has free (38%)" mpi2/mnw.log &&
      same_bytes cpu-c300-lin-20 mpi2'
-# issue 39: with the filter's plan on, a node with GPUs says once that the
-# lists its GPUs take are aligned in full; the outputs (pairs.tsv.gz and PAF
-# filtered by --cutoff-scope all) are the CPU run's with the filter off
+# issue 39: the GPU filter. With the plan on, the lists the GPU takes are
+# filtered on the device (gpu_prune_int.cuh) before the DP: the outputs
+# (pairs.tsv.gz and PAF filtered by --cutoff-scope all) are the CPU run's
+# with the filter off, and the log gives the device's filter figures
 pr=(-q -i s20.fa --outputs pairs,dist,paf --cutoff 0.1 --cutoff-scope all)
-gpu_note="INFO filter before the DP: the work lists the GPUs take are aligned in full"
+gpu_filter="INFO GPU 0: filter before the DP on the device"
 "$MNW" -o prune-cpu "${pr[@]}" --gpus none --prune no
 "$EMU" -o prune-gpu "${pr[@]}"
 rc=$?
-check "--prune auto --cutoff 0.1 --cutoff-scope all on the emulated GPU: exit 0, the plan on, the GPU note once, the CPU run's bytes with --prune no" \
+check "--prune auto --cutoff 0.1 --cutoff-scope all on the emulated GPU: exit 0, the plan on, the device filters, the CPU run's bytes with --prune no" \
     '[ $rc -eq 0 ] && grep -q "INFO filter before the DP: on (--prune auto)" prune-gpu/mnw.log &&
-     [ "$(grep -c "$gpu_note" prune-gpu/mnw.log)" -eq 1 ] && cmp -s prune-gpu/pairs.tsv.gz prune-cpu/pairs.tsv.gz &&
+     [ "$(grep -c "$gpu_filter" prune-gpu/mnw.log)" -eq 1 ] && ! grep -q "aligned in full" prune-gpu/mnw.log &&
+     cmp -s prune-gpu/pairs.tsv.gz prune-cpu/pairs.tsv.gz &&
      cmp -s prune-gpu/dist.column.gz prune-cpu/dist.column.gz && cmp -s prune-gpu/alignments.paf.gz prune-cpu/alignments.paf.gz'
 "$EMU" -o prune-gpu-no "${pr[@]}" --prune no
-check "the same with --prune no: no GPU note, the same bytes" \
-    '! grep -q "$gpu_note" prune-gpu-no/mnw.log && cmp -s prune-gpu-no/alignments.paf.gz prune-cpu/alignments.paf.gz'
+check "the same with --prune no: the device does not filter, the same bytes" \
+    '! grep -q "$gpu_filter" prune-gpu-no/mnw.log && cmp -s prune-gpu-no/alignments.paf.gz prune-cpu/alignments.paf.gz'
+
+# --outputs dist --cutoff 0.03 (the issue's case): 20 genes and 4 copies of
+# them with 1-2% substitutions (so that some pairs are within the cutoff and
+# the GPU aligns them), CPU workers aligning too or not, trace-back on the
+# device or the host, one list or many: the emulated GPU's dist.column.gz is
+# the CPU-only run's with --prune no, and its pruned count (progress.json)
+# is the CPU-only run's with the filter (a function of the pairs), which the
+# device's filter line gives too when the GPU decided every pair
+pj_pruned() { sed -nE 's/^  "pruned": ([0-9]+),$/\1/p' "$1/progress.json"; }
+awk -v seed=39 'BEGIN {srand(seed)} /^>/{if (s != "") out(); id = $0; s = ""; next} {s = s $0}
+    END {out()} function out() {print id; print s; if (++n <= 4) {t = s; for (k = 0; k < length(s) / 60; k++) {
+    p = 1 + int(rand() * length(s)); c = substr(t, p, 1); b = (c == "A") ? "C" : "A"; t = substr(t, 1, p - 1) b substr(t, p + 1)}
+    print ">mut" n "_" substr(id, 2); print t}}' s20.fa > m24.fa
+fp=(-q -i m24.fa --outputs dist --cutoff 0.03)
+for wl in 5000 7; do
+    "$MNW" -o f-no-$wl "${fp[@]}" --gpus none --prune no --worklist-size $wl
+    "$MNW" -o f-yes-$wl "${fp[@]}" --gpus none --worklist-size $wl
+done
+n_cpu=$(pj_pruned f-yes-5000)
+n_lines=$(zcat f-no-5000/dist.column.gz | wc -l)
+check "the CPU-only filter prunes pairs at 0.03 (${n_cpu:-none} of 276) and pairs are within it (${n_lines} dist lines)" \
+    '[ -n "$n_cpu" ] && [ "$n_cpu" -gt 0 ] && [ "$n_lines" -gt 0 ] && [ "$(pj_pruned f-yes-7)" = "$n_cpu" ]'
+for v in "--cpu-align no" "--cpu-align no --traceback host" "--cpu-align no --worklist-size 7 --gpu-batch 2" \
+         "--cpu-align yes --worklist-size 7 --gpu-batch 3" \
+         "--cpu-align yes --traceback host --worklist-size 7"; do
+    wl=$(sed -nE 's/.*--worklist-size ([0-9]+).*/\1/p' <<<"$v"); wl=${wl:-5000}
+    rm -rf f-gpu
+    # shellcheck disable=SC2086
+    ok "filter on the emulated GPU: mnw-emu runs ($v)" "$EMU" -o f-gpu "${fp[@]}" $v
+    n_gpu=$(pj_pruned f-gpu)
+    check "filter on the emulated GPU ($v): dist.column.gz is the CPU run's with --prune no; pruned ${n_gpu:-none} = the CPU filter's $n_cpu" \
+        'cmp -s f-gpu/dist.column.gz f-no-$wl/dist.column.gz && [ "$n_gpu" = "$n_cpu" ]'
+    if [[ $v == *"--cpu-align no"* ]]; then
+        check "the GPU decided every pair ($v): its filter line says 276 pairs, $n_cpu pruned" \
+            'grep -qE "INFO GPU 0: filter: 276 pairs decided in [0-9]+ batches, $n_cpu pruned" f-gpu/mnw.log'
+    fi
+done
+# bench_gpu_prune (the filter's benchmark) on the emulated GPU: a row per
+# cutoff, its decisions equal to the CPU filter's on every pair (else exit 1)
+"$BUILD/tests/bench_gpu_prune_emu" m24.fa --pairs 276 --cutoffs 0.03,0.10 --reps 1 --batch 50 --cpu-pairs 276 >bp.out 2>&1
+rc=$?
+check "bench_gpu_prune on the emulated GPU: exit 0, a row per cutoff, 0 decisions differ from the CPU filter's" \
+    '[ $rc -eq 0 ] && [ "$(grep -cE "^0\.(030|100) +276 +[0-9]+ +[0-9.]+% .* 276 +[0-9]+ +0$" bp.out)" -eq 2 ]' || sed 's/^/#   /' bp.out
 finish

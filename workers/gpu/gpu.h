@@ -11,6 +11,13 @@
  * copied back: mnw_gpu_opts.traceback_device); mnw_gpu_batch_put returns
  * the batch. Results equal the CPU's byte for byte (docs/GPU.md).
  *
+ * The filter of issue 39 (lib/prune.h, docs/PRUNE.md), when the device is
+ * opened with a plan that is on (mnw_gpu_opts.prune): filter batches of
+ * pairs (i, j), mnw_gpu_fbatch_get / _add / _launch / _poll / _put, decided
+ * on the device on a stream of their own (so a filter batch runs beside the
+ * two alignment batches), each pair exactly as the CPU filter decides it
+ * (workers/cpu/prune_cpu.h): the same figures, the same integer test.
+ *
  * Built without CUDA (no nvcc), gpu_none.c provides the same API with no
  * devices: mnw_gpu_count returns 0 and says why.
  *
@@ -28,6 +35,7 @@
 #include <stdint.h>
 
 #include "lib/aln.h"
+#include "lib/prune.h"
 #include "lib/score.h"
 #include "lib/seq.h"
 #include "lib/util.h"
@@ -79,10 +87,16 @@ typedef struct {
                              (pathfig.h, eq by the table eqt) and keeps no runs: on the device
                              only the figures come back; alignments carry has_fig */
     mnw_eqtab eqt;
+    const mnw_prune_plan *prune; /* issue 39: the run's plan; on: the device filters (its q-gram tables
+                                    are built at open). NULL or off: no filter. Borrowed for the
+                                    device's lifetime */
+    int prune_pairs;      /* pairs per filter batch at most (262144) */
+    int prune_figs;       /* tests: every figure of every pair (mnw_gpu_fbatch_figs) */
 } mnw_gpu_opts;
 
 /* Defaults: device trace-back, 0.75, 1 GiB, 65536 pairs, 8 batches, AUTO
- * with the RScan limit measured, two per lane. */
+ * with the RScan limit measured, two per lane; no filter, 262144 pairs a
+ * filter batch. */
 void mnw_gpu_opts_default(mnw_gpu_opts *o);
 
 /* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */
@@ -132,12 +146,55 @@ void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out);
 /* Returns a finished batch to its device (any thread). */
 void mnw_gpu_batch_put(mnw_gpu_batch *b);
 
-/* Totals of a device so far: pairs, cells, seconds its slots were busy. */
+/* ---- the filter (issue 39) ---- */
+
+/* One pair's figures (opts.prune_figs): those of workers/cpu/prune_cpu.h's
+ * mnw_prunec_fig with MNW_PRUNEC_FULL (both bands, no pre-test); s0, s1 =
+ * INT32_MIN where not computed (a plan with the length bound). */
+typedef struct {
+    int32_t shared, amb, s0, s1;
+    int64_t p0;
+    int32_t pruned, pad_;
+} mnw_gpu_pfig;
+
+typedef struct mnw_gpu_fbatch mnw_gpu_fbatch;
+
+/* 1 when the device filters (opened with a plan that is on). */
+int mnw_gpu_prunes(const mnw_gpu *g);
+/* The seconds the filter's tables took at open (0 without a filter). */
+double mnw_gpu_prune_open_s(const mnw_gpu *g);
+/* A free filter batch (a device has two: one filling while one runs), or
+ * NULL while both are taken. Only on a device that filters. */
+mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g);
+/* Adds pair (i, j) (rows: sequence i, as mnw_gpu_batch_add). 1: added as
+ * number mnw_gpu_fbatch_count() - 1; 0: full. */
+int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j);
+int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f);
+/* 1 when no filter batch is running on the device. */
+int mnw_gpu_fbatch_can_launch(const mnw_gpu *g);
+/* Enqueues the filter batch on the device's filter stream. 0, or -1 with e
+ * set. An empty batch completes at once. */
+int mnw_gpu_fbatch_launch(mnw_gpu *g, mnw_gpu_fbatch *f, mnw_err *e) MNW_MUST_CHECK;
+/* 1 with *done = the finished filter batch, 0 when none finished, -1 with
+ * e set on a CUDA error. Never blocks. */
+int mnw_gpu_fbatch_poll(mnw_gpu *g, mnw_gpu_fbatch **done, mnw_err *e) MNW_MUST_CHECK;
+/* A finished batch's decisions: [x] = 1 when pair x is pruned (every
+ * optimal alignment is beyond the cutoff), 0 when it must be aligned. */
+const uint8_t *mnw_gpu_fbatch_pruned(const mnw_gpu_fbatch *f);
+/* Its figures (opts.prune_figs), else NULL. */
+const mnw_gpu_pfig *mnw_gpu_fbatch_figs(const mnw_gpu_fbatch *f);
+/* Returns a filter batch (filling or finished) to its device. */
+void mnw_gpu_fbatch_put(mnw_gpu_fbatch *f);
+
+/* Totals of a device so far: pairs, cells, seconds its slots were busy;
+ * the filter's pairs decided, pruned, batches and busy seconds. */
 typedef struct {
     uint64_t pairs, cells, batches;
     uint64_t kpairs[3]; /* pairs per kernel (MNW_GPU_KERNEL_RSCAN ..) */
     uint64_t pairs2;    /* of those, pairs computed two per lane (16-bit halves) */
     double busy_s;
+    uint64_t fpairs, fpruned, fbatches; /* the filter */
+    double fbusy_s;
 } mnw_gpu_stats;
 void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st);
 

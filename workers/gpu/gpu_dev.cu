@@ -23,12 +23,19 @@
  * mnw_gpu_poll only queries events (never blocks), so the dispatcher
  * thread keeps every device and slot going.
  *
+ * The filter (issue 39, gpu_prune_int.cuh): with a plan that is on, the
+ * open builds each sequence's q-gram runs and ambiguity count (host, then
+ * one copy) before the slots take their share of free memory; two host
+ * filter batches (pinned) take turns on one device filter slot with its own
+ * stream and event, so a filter batch runs beside the alignment batches.
+ *
  * Errors: every CUDA call goes through CK (file:line, the call, CUDA's
  * message, the device); the caller stops the run with a non-zero exit.
  * Thread-safety: see gpu.h. A batch's state is handed between the
  * dispatcher and finisher threads with atomic loads and stores.
  */
 #include <cuda_runtime.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -63,6 +70,16 @@ struct mnw_gpu_batch {
     uint64_t cells;
 };
 
+/* A filter batch (issue 39): pairs in, decisions (and figures) out. */
+struct mnw_gpu_fbatch {
+    mnw_gpu *g;
+    int busy; /* lent (filling, launched or finished, until put) */
+    int np, cap;
+    uint2 *h_pairs;      /* pinned */
+    uint8_t *h_out;      /* pinned */
+    mnw_gpu_pfig *h_figs; /* pinned (prune_figs) */
+};
+
 struct slot {
     cudaStream_t st;
     cudaEvent_t ev_hdr, ev_done;
@@ -93,6 +110,19 @@ struct mnw_gpu {
     mnw_gpu_stats stats;
     double busy_since; /* > 0 while a batch is in flight */
     int inflight;
+    /* the filter (issue 39): tables, its stream and the batch on it */
+    int prune;
+    mnw_gpu_kprune kp;
+    mnw_gpu_pseq *d_pseq;
+    uint32_t *d_runs;
+    cudaStream_t fst;
+    cudaEvent_t fev;
+    uint2 *d_fpairs;
+    uint8_t *d_fout;
+    mnw_gpu_kpfig *d_ffigs;
+    mnw_gpu_fbatch fb[2];
+    mnw_gpu_fbatch *frun; /* the batch on the device, or NULL */
+    double fsince, prune_open_s;
 };
 
 /* CHECK_CUDA(err, dev, call): a CUDA call that failed sets the mnw_err
@@ -154,6 +184,95 @@ static void fixed_bytes(int maxp, uint64_t *o_idx, uint64_t *o_ends, uint64_t *o
     *o_var = *o_hdr + al256((1 + 2 * (uint64_t)maxp) * sizeof(uint32_t));
 }
 
+static_assert(MNW_PRUNE_W == 4 && MNW_PRUNE_Q == 8, "gpu_prune_int.cuh's band (9 diagonals) and 16-bit words");
+static_assert(sizeof(mnw_gpu_pfig) == sizeof(mnw_gpu_kpfig) && offsetof(mnw_gpu_pfig, p0) == offsetof(mnw_gpu_kpfig, p0) &&
+                  offsetof(mnw_gpu_pfig, pruned) == offsetof(mnw_gpu_kpfig, pruned),
+              "gpu.h's figures are the kernel's");
+
+/* The filter's tables (issue 39, gpu_kern_int.h's mnw_gpu_pseq): each
+ * sequence's ACGT words of q = 8 bases (windows inside runs of ACGT, the
+ * CPU filter's rule), as sorted (word, count) runs, and its codes >= 4;
+ * built on the host (a bit set of the words met and a count per word,
+ * scanned in word order), copied to the device. */
+static int prune_tables(mnw_gpu *g, mnw_err *e)
+{
+    const double t0 = now_s();
+    const mnw_seqset *S = g->seqs;
+    const size_t n = S->n;
+    mnw_gpu_pseq *ps = (mnw_gpu_pseq *)mnw_xcalloc(n ? n : 1, sizeof *ps);
+    uint16_t *cnt = (uint16_t *)mnw_xcalloc(1 << 16, sizeof *cnt);
+    uint64_t bits[(1 << 16) / 64];
+    memset(bits, 0, sizeof bits);
+    size_t cap = 1 << 16, used = 0;
+    uint32_t *runs = (uint32_t *)mnw_xmalloc(cap * sizeof *runs);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *a = mnw_seq_codes(S, i);
+        const size_t len = mnw_seq_len(S, i);
+        if (len > 65535) { /* a word's count must fit its 16 bits (MNW_MAX_SEQ_LEN is far below) */
+            free(ps), free(cnt), free(runs);
+            return mnw_err_set(e, "GPU %d: sequence %s has %zu bases, more than the filter's tables hold (65535)",
+                               g->dev, mnw_seq_id(S, i), len);
+        }
+        uint32_t v = 0;
+        int run = 0, amb = 0;
+        for (size_t p = 0; p < len; p++) {
+            const uint8_t c = a[p];
+            if (c < 4) {
+                v = ((v << 2) | c) & 0xffffu;
+                run++;
+            } else {
+                amb++;
+                run = 0;
+            }
+            if (run >= MNW_PRUNE_Q) {
+                bits[v >> 6] |= (uint64_t)1 << (v & 63);
+                cnt[v]++;
+            }
+        }
+        if (used + len + 1 > cap) {
+            while (used + len + 1 > cap) cap *= 2;
+            runs = (uint32_t *)mnw_xrealloc(runs, cap * sizeof *runs);
+        }
+        ps[i].code = S->off[i];
+        ps[i].woff = used;
+        ps[i].len = (int32_t)len;
+        ps[i].amb = amb;
+        for (int w = 0; w < (1 << 16) / 64; w++)
+            while (bits[w]) {
+                const int b = __builtin_ctzll(bits[w]);
+                const uint32_t word = (uint32_t)(w * 64 + b);
+                runs[used++] = word << 16 | cnt[word];
+                cnt[word] = 0;
+                bits[w] &= bits[w] - 1;
+            }
+        ps[i].nw = (int32_t)(used - ps[i].woff);
+    }
+    free(cnt);
+    cudaError_t rc = cudaMalloc((void **)&g->d_pseq, (n ? n : 1) * sizeof *ps);
+    if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_runs, (used ? used : 1) * sizeof *runs);
+    if (rc == cudaSuccess && n) rc = cudaMemcpy(g->d_pseq, ps, n * sizeof *ps, cudaMemcpyHostToDevice);
+    if (rc == cudaSuccess && used) rc = cudaMemcpy(g->d_runs, runs, used * sizeof *runs, cudaMemcpyHostToDevice);
+    free(ps);
+    free(runs);
+    CHECK_CUDA(e, g->dev, rc);
+    const int cap2 = g->o.prune_pairs;
+    CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&g->fst, cudaStreamNonBlocking));
+    CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&g->fev, cudaEventDisableTiming));
+    CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_fpairs, (size_t)cap2 * sizeof(uint2)));
+    CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_fout, (size_t)cap2));
+    if (g->o.prune_figs) CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_ffigs, (size_t)cap2 * sizeof(mnw_gpu_kpfig)));
+    for (int k = 0; k < 2; k++) {
+        mnw_gpu_fbatch *f = &g->fb[k];
+        f->g = g;
+        f->cap = cap2;
+        CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&f->h_pairs, (size_t)cap2 * sizeof *f->h_pairs));
+        CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&f->h_out, (size_t)cap2));
+        if (g->o.prune_figs) CHECK_CUDA(e, g->dev, cudaMallocHost((void **)&f->h_figs, (size_t)cap2 * sizeof *f->h_figs));
+    }
+    g->prune_open_s = now_s() - t0;
+    return 0;
+}
+
 static int open_dev(mnw_gpu *g, mnw_err *e)
 {
     CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
@@ -167,6 +286,7 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
     CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_codes, total + 16)); /* RScan reads up to 8 bytes past a sequence */
     CHECK_CUDA(e, g->dev, cudaMemset(g->d_codes, 4, total + 16));
     if (total) CHECK_CUDA(e, g->dev, cudaMemcpy(g->d_codes, g->seqs->codes, total, cudaMemcpyHostToDevice));
+    if (g->prune && prune_tables(g, e)) return -1;
 
     size_t fr = 0, tot = 0;
     CHECK_CUDA(e, g->dev, cudaMemGetInfo(&fr, &tot));
@@ -255,6 +375,24 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.one2 = 0x00010001u;
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
     g->pack2 = g->o.two_per_lane && fits16(&g->ks);
+    if (g->o.prune && g->o.prune->on) {
+        const mnw_prune_plan *p = g->o.prune;
+        g->prune = 1;
+        if (g->o.prune_pairs < 1) g->o.prune_pairs = 1;
+        g->kp.W = p->W;
+        g->kp.Kp = p->Kp;
+        g->kp.Kl = p->Kl;
+        g->kp.Dn = p->Dn;
+        g->kp.Dd = p->Dd;
+        g->kp.q = p->q;
+        g->kp.use_len = p->use_len;
+        g->kp.use_score = p->use_score;
+        g->kp.free_ends = p->free_ends;
+        g->kp.ms = sc->match;
+        g->kp.mm = sc->mismatch;
+        g->kp.ge = p->ge;
+        g->kp.band_gap = p->band_gap;
+    }
     const int measure = g->o.kernel == MNW_GPU_KERNEL_AUTO && g->o.rscan_rows < 0;
     if (open_dev(g, e) || (measure && calibrate(g, e))) {
         mnw_gpu_close(g);
@@ -303,6 +441,19 @@ extern "C" void mnw_gpu_close(mnw_gpu *g)
             free(b->pj);
         }
         if (g->d_codes) (void)cudaFree(g->d_codes);
+        if (g->fst) (void)cudaStreamSynchronize(g->fst);
+        if (g->d_pseq) (void)cudaFree(g->d_pseq);
+        if (g->d_runs) (void)cudaFree(g->d_runs);
+        if (g->d_fpairs) (void)cudaFree(g->d_fpairs);
+        if (g->d_fout) (void)cudaFree(g->d_fout);
+        if (g->d_ffigs) (void)cudaFree(g->d_ffigs);
+        for (int k = 0; k < 2; k++) {
+            if (g->fb[k].h_pairs) (void)cudaFreeHost(g->fb[k].h_pairs);
+            if (g->fb[k].h_out) (void)cudaFreeHost(g->fb[k].h_out);
+            if (g->fb[k].h_figs) (void)cudaFreeHost(g->fb[k].h_figs);
+        }
+        if (g->fev) (void)cudaEventDestroy(g->fev);
+        if (g->fst) (void)cudaStreamDestroy(g->fst);
     }
     (void)cudaGetLastError();
     free(g->hb);
@@ -662,4 +813,77 @@ extern "C" void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st)
 {
     *st = g->stats;
     if (g->inflight) st->busy_s += now_s() - g->busy_since;
+    if (g->frun) st->fbusy_s += now_s() - g->fsince;
 }
+
+/* ---- the filter (issue 39) ---- */
+
+extern "C" int mnw_gpu_prunes(const mnw_gpu *g) { return g->prune; }
+extern "C" double mnw_gpu_prune_open_s(const mnw_gpu *g) { return g->prune_open_s; }
+
+extern "C" mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g)
+{
+    if (!g->prune) return NULL;
+    for (int k = 0; k < 2; k++)
+        if (!g->fb[k].busy) {
+            g->fb[k].busy = 1;
+            g->fb[k].np = 0;
+            return &g->fb[k];
+        }
+    return NULL;
+}
+
+extern "C" int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j)
+{
+    if (f->np == f->cap) return 0;
+    f->h_pairs[f->np].x = i;
+    f->h_pairs[f->np].y = j;
+    f->np++;
+    return 1;
+}
+
+extern "C" int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f) { return f->np; }
+extern "C" int mnw_gpu_fbatch_can_launch(const mnw_gpu *g) { return g->prune && !g->frun; }
+
+extern "C" int mnw_gpu_fbatch_launch(mnw_gpu *g, mnw_gpu_fbatch *f, mnw_err *e)
+{
+    if (g->frun) return mnw_err_set(e, "GPU %d: a filter batch is running (mnw_gpu_fbatch_can_launch first)", g->dev);
+    CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
+    g->frun = f;
+    g->fsince = now_s();
+    const int np = f->np;
+    if (np > 0) {
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(g->d_fpairs, f->h_pairs, (size_t)np * sizeof *f->h_pairs,
+                                              cudaMemcpyHostToDevice, g->fst));
+        mnw_gpu_run_prune(g->fst, g->d_fpairs, np, g->d_pseq, g->d_runs, g->d_codes, &g->kp, g->d_fout,
+                          g->o.prune_figs ? g->d_ffigs : NULL);
+        CHECK_CUDA(e, g->dev, cudaGetLastError());
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(f->h_out, g->d_fout, (size_t)np, cudaMemcpyDeviceToHost, g->fst));
+        if (g->o.prune_figs)
+            CHECK_CUDA(e, g->dev, cudaMemcpyAsync(f->h_figs, g->d_ffigs, (size_t)np * sizeof *f->h_figs,
+                                                  cudaMemcpyDeviceToHost, g->fst));
+    }
+    CHECK_CUDA(e, g->dev, cudaEventRecord(g->fev, g->fst));
+    return 0;
+}
+
+extern "C" int mnw_gpu_fbatch_poll(mnw_gpu *g, mnw_gpu_fbatch **done, mnw_err *e)
+{
+    *done = NULL;
+    if (!g->frun) return 0;
+    CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
+    const int f = fired(g, g->fev, e);
+    if (f <= 0) return f;
+    mnw_gpu_fbatch *b = g->frun;
+    g->frun = NULL;
+    g->stats.fbatches++;
+    g->stats.fpairs += (uint64_t)b->np;
+    for (int x = 0; x < b->np; x++) g->stats.fpruned += b->h_out[x];
+    g->stats.fbusy_s += now_s() - g->fsince;
+    *done = b;
+    return 1;
+}
+
+extern "C" const uint8_t *mnw_gpu_fbatch_pruned(const mnw_gpu_fbatch *f) { return f->h_out; }
+extern "C" const mnw_gpu_pfig *mnw_gpu_fbatch_figs(const mnw_gpu_fbatch *f) { return f->h_figs; }
+extern "C" void mnw_gpu_fbatch_put(mnw_gpu_fbatch *f) { f->busy = 0; }

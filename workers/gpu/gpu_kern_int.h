@@ -114,6 +114,36 @@ typedef struct {
     uint32_t mask2, one2;
 } mnw_gpu_kscore;
 
+/* The filter of issue 39 (gpu_prune_int.cuh): per sequence, where its
+ * codes and its q-gram runs lie and its ambiguity count (built at open). A
+ * run is one uint32: word << 16 | windows of the word (>= 1; a sequence has
+ * at most MNW_MAX_SEQ_LEN windows, so 16 bits hold the count), sorted by
+ * word, each word once. */
+typedef struct {
+    uint64_t code;  /* offset of its codes in the device copy */
+    uint64_t woff;  /* its first run in the runs array */
+    int32_t len;    /* bases */
+    int32_t nw;     /* runs (distinct words) */
+    int32_t amb;    /* codes >= 4 */
+    int32_t pad_;
+} mnw_gpu_pseq;
+
+/* lib/prune.h's plan as the kernel needs it (the decision's constants, the
+ * band's scoring). */
+typedef struct {
+    int64_t W, Kp, Kl, Dn, Dd;
+    int32_t q, use_len, use_score, free_ends;
+    int32_t ms, mm, ge, band_gap;
+} mnw_gpu_kprune;
+
+/* A pair's figures (the test's mode; gpu.h's mnw_gpu_pfig is the same
+ * layout): s0, s1 = INT32_MIN where not computed. */
+typedef struct {
+    int32_t shared, amb, s0, s1;
+    int64_t p0;
+    int32_t pruned, pad_;
+} mnw_gpu_kpfig;
+
 MNW_GPU_HD int mnw_gpu_nrb(int m) { return (m + MNW_GPU_RB - 1) / MNW_GPU_RB; }
 MNW_GPU_HD int mnw_gpu_nc4(int n) { return (n + 3) & ~3; }
 

@@ -7,6 +7,7 @@
 #include "workers/gpu/gpu_kernels_int.cuh"
 #include "workers/gpu/gpu_launch_int.h"
 #include "workers/gpu/gpu_pack2_int.cuh"
+#include "workers/gpu/gpu_prune_int.cuh"
 
 namespace {
 
@@ -67,4 +68,14 @@ void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, cons
     else memset(&t, 0, sizeof t);
     trace<<<(unsigned)((np + threads - 1) / threads), threads, 0, st>>>(pairs, np, codes, affine, var, ends, packed,
                                                                        hdr, figs != NULL, t);
+}
+
+void mnw_gpu_run_prune(cudaStream_t st, const uint2 *pairs, int np, const mnw_gpu_pseq *ps, const uint32_t *runs,
+                       const uint8_t *codes, const mnw_gpu_kprune *p, uint8_t *out, mnw_gpu_kpfig *figs)
+{
+    if (np <= 0) return;
+    const int threads = 128;
+    const unsigned blocks = (unsigned)((np + threads - 1) / threads);
+    if (figs) mnw_gp::prune<true><<<blocks, threads, 0, st>>>(pairs, np, ps, runs, codes, *p, out, figs);
+    else mnw_gp::prune<false><<<blocks, threads, 0, st>>>(pairs, np, ps, runs, codes, *p, out, figs);
 }

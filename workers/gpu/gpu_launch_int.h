@@ -31,4 +31,10 @@ void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair
 void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
                        uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs);
 
+/* The filter (gpu_prune_int.cuh) on np pairs (i, j) = pairs[x]: out[x] = 1
+ * when pruned; figs not NULL: every figure of every pair (both bands, no
+ * pre-test) into figs[x]. np = 0 launches nothing. */
+void mnw_gpu_run_prune(cudaStream_t st, const uint2 *pairs, int np, const mnw_gpu_pseq *ps, const uint32_t *runs,
+                       const uint8_t *codes, const mnw_gpu_kprune *p, uint8_t *out, mnw_gpu_kpfig *figs);
+
 #endif

@@ -46,3 +46,14 @@ int mnw_gpu_inflight(const mnw_gpu *g) { return (void)g, unreachable(__func__), 
 void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out) { (void)b, (void)x, (void)out, unreachable(__func__); }
 void mnw_gpu_batch_put(mnw_gpu_batch *b) { (void)b, unreachable(__func__); }
 void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st) { (void)g, (void)st, unreachable(__func__); }
+int mnw_gpu_prunes(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0; }
+double mnw_gpu_prune_open_s(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0.0; }
+mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g) { return (void)g, unreachable(__func__), NULL; }
+int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j) { return (void)f, (void)i, (void)j, unreachable(__func__), 0; }
+int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f) { return (void)f, unreachable(__func__), 0; }
+int mnw_gpu_fbatch_can_launch(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0; }
+int mnw_gpu_fbatch_launch(mnw_gpu *g, mnw_gpu_fbatch *f, mnw_err *e) { return (void)g, (void)f, (void)e, unreachable(__func__), -1; }
+int mnw_gpu_fbatch_poll(mnw_gpu *g, mnw_gpu_fbatch **done, mnw_err *e) { return (void)g, (void)done, (void)e, unreachable(__func__), -1; }
+const uint8_t *mnw_gpu_fbatch_pruned(const mnw_gpu_fbatch *f) { return (void)f, unreachable(__func__), NULL; }
+const mnw_gpu_pfig *mnw_gpu_fbatch_figs(const mnw_gpu_fbatch *f) { return (void)f, unreachable(__func__), NULL; }
+void mnw_gpu_fbatch_put(mnw_gpu_fbatch *f) { (void)f, unreachable(__func__); }

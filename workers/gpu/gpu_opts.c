@@ -21,6 +21,9 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o)
     o->two_per_lane = 1;
     o->figures = 0;
     memset(&o->eqt, 0, sizeof o->eqt);
+    o->prune = NULL;
+    o->prune_pairs = 262144;
+    o->prune_figs = 0;
 }
 
 const char *mnw_gpu_kernel_str(int kernel)
