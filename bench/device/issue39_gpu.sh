@@ -47,5 +47,5 @@ wait)
     while [ "$(date +%s)" -lt "$end" ] && ! grep -q '== all done' "$log"; do sleep 5; done
     cat "$log"
     cp "$log" "$OUT/" ;;
-*) sed -n 2,17p "$0"; exit 2 ;;
+*) sed -n 2,16p "$0"; exit 2 ;;
 esac
