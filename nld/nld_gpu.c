@@ -380,8 +380,8 @@ static void fdone(nld_gpu *G, gdev *d, mnw_gpu_fbatch *f)
 
 /* fill() with the filter: places the decided lists at the head of the
  * FIFO into device d's batch (pruned pairs cleared and marked, not placed).
- * Returns 1 if the batch is ready to launch (full, or nothing more is
- * decided now and it holds pairs), else 0. */
+ * Returns 2 if the batch is full, 1 if it holds pairs and nothing more is
+ * decided now, else 0. */
 static int fill_pruned(nld_gpu *G, gdev *d)
 {
     nld_state *st = G->st;
@@ -437,7 +437,7 @@ static int fill_pruned(nld_gpu *G, gdev *d)
             if (!G->qhead) G->qtail = NULL;
         }
         if (conv) glist_done(st, l, conv, G->text);
-        if (full) return 1;
+        if (full) return 2;
     }
     return mnw_gpu_batch_count(gb->b) > 0;
 }
@@ -524,10 +524,16 @@ static void *gpu_main(void *p)
             }
             while (mnw_gpu_can_launch(d->g)) {
                 int e_end = 0;
-                if (!(G->prune ? fill_pruned(G, d) : fill(G, d, &e_end))) {
+                const int ready = G->prune ? fill_pruned(G, d) : fill(G, d, &e_end);
+                if (!ready) {
                     end = G->prune ? G->end : e_end;
                     break;
                 }
+                /* with the filter about 1% of the pairs are kept: a batch
+                 * that is not full waits while the device aligns another,
+                 * so that batches stay large (launched at once when the
+                 * device has none: it never idles for it) */
+                if (G->prune && ready == 1 && d->nlaunched > 0) break;
                 gbatch *gb = d->filling;
                 d->filling = NULL;
                 atomic_init(&gb->pending, gb->nsegs);
