@@ -54,7 +54,6 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
     p->q = MNW_PRUNE_Q;
     char why[sizeof p->why - 8]; /* room for "off: " */
     if (mode == MNW_PRUNE_NO) {
-        off(p, mode, e, "");
         snprintf(p->why, sizeof p->why, "off (--prune no)");
         return 0;
     }

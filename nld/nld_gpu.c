@@ -85,16 +85,10 @@ typedef struct {
     int seg;
 } gfin;
 
-/* issue 39: a run of consecutive pairs of one list in a filter batch, and
- * a filter batch with its runs */
-typedef struct {
-    glist *l;
-    uint64_t lx0;
-    int bx0, count;
-} fseg;
+/* issue 39: a filter batch with its runs of consecutive pairs (gseg) */
 typedef struct {
     mnw_gpu_fbatch *f;
-    fseg *segs;
+    gseg *segs;
     int n, cap;
 } fbat;
 
@@ -207,18 +201,51 @@ static glist *take_list(nld_gpu *G, int *end)
     return got ? glist_new(r, G->prune) : NULL;
 }
 
-static void seg_add(gbatch *gb, glist *l, uint64_t lx, int bx)
+/* (i, j) -> the next pair in row order */
+static void next_pair(uint64_t *i, uint64_t *j)
 {
-    gseg *s = gb->nsegs ? &gb->segs[gb->nsegs - 1] : NULL;
+    if (++*j == *i) {
+        ++*i;
+        *j = 0;
+    }
+}
+
+/* Pair lx of list l is pair bx of a batch whose runs are segs[0 .. *n):
+ * extends the last run, or starts one. */
+static void seg_push(gseg **segs, int *n, int *cap, glist *l, uint64_t lx, int bx)
+{
+    gseg *s = *n ? &(*segs)[*n - 1] : NULL;
     if (s && s->l == l && s->lx0 + (uint64_t)s->count == lx && s->bx0 + s->count == bx) {
         s->count++;
         return;
     }
-    if (gb->nsegs == gb->cap) {
-        gb->cap = gb->cap ? 2 * gb->cap : 16;
-        gb->segs = mnw_xrealloc(gb->segs, (size_t)gb->cap * sizeof *gb->segs);
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *segs = mnw_xrealloc(*segs, (size_t)*cap * sizeof **segs);
     }
-    gb->segs[gb->nsegs++] = (gseg){l, lx, bx, 1};
+    (*segs)[(*n)++] = (gseg){l, lx, bx, 1};
+}
+
+/* Places pair l->next (l->ni, l->nj) into device d's batch gb: 1 placed,
+ * -1 aligned here on the CPU (the device can never take it; the caller
+ * counts it converted), 0 the batch is full (nothing done). */
+static int place_pair(nld_gpu *G, gdev *d, gbatch *gb, glist *l)
+{
+    const mnw_seqset *S = G->st->cfg->js->spec->seqs;
+    const int r = mnw_gpu_batch_add(gb->b, (uint32_t)l->ni, (uint32_t)l->nj);
+    if (r == 0) return 0;
+    const uint64_t m = mnw_seq_len(S, l->ni), n = mnw_seq_len(S, l->nj);
+    l->cells += m * n;
+    int di = r == 1 ? 1 + (int)(d - G->dev) : 0;
+    l->dev_pairs[di < MNW_RESULT_DEVS ? di : MNW_RESULT_DEVS - 1]++;
+    if (r == 1) {
+        seg_push(&gb->segs, &gb->nsegs, &gb->cap, l, l->next, mnw_gpu_batch_count(gb->b) - 1);
+        return 1;
+    }
+    const uint8_t *t = mnw_seq_codes(S, l->nj);
+    int nn = (int)n;
+    mnw_cpu_align(G->ws, G->st->cfg->js->sc, mnw_seq_codes(S, l->ni), (int)m, &t, &nn, 1, &l->alns[l->next]);
+    return -1;
 }
 
 /* Fills device d's batch from the queue. Returns 1 if it is ready to
@@ -227,7 +254,6 @@ static void seg_add(gbatch *gb, glist *l, uint64_t lx, int bx)
 static int fill(nld_gpu *G, gdev *d, int *end)
 {
     nld_state *st = G->st;
-    const mnw_seqset *S = st->cfg->js->spec->seqs;
     *end = 0;
     d->no_batch = 0;
     if (!d->filling) {
@@ -252,25 +278,10 @@ static int fill(nld_gpu *G, gdev *d, int *end)
         }
         glist *l = G->cur;
         while (l->next < l->r.count) {
-            int r = mnw_gpu_batch_add(gb->b, (uint32_t)l->ni, (uint32_t)l->nj);
+            const int r = place_pair(G, d, gb, l);
             if (r == 0) return 1; /* full */
-            uint64_t m = mnw_seq_len(S, l->ni), n = mnw_seq_len(S, l->nj);
-            l->cells += m * n;
-            int di = r == 1 ? 1 + (int)(d - G->dev) : 0;
-            l->dev_pairs[di < MNW_RESULT_DEVS ? di : MNW_RESULT_DEVS - 1]++;
-            if (r == 1) {
-                seg_add(gb, l, l->next, mnw_gpu_batch_count(gb->b) - 1);
-            } else { /* the device cannot take it: align it here */
-                const uint8_t *t = mnw_seq_codes(S, l->nj);
-                int nn = (int)n;
-                mnw_cpu_align(G->ws, st->cfg->js->sc, mnw_seq_codes(S, l->ni), (int)m, &t, &nn, 1,
-                              &l->alns[l->next]);
-            }
             l->next++;
-            if (++l->nj == l->ni) {
-                l->ni++;
-                l->nj = 0;
-            }
+            next_pair(&l->ni, &l->nj);
             /* once its last pair is placed the list belongs to its finishers */
             int last = l->next == l->r.count;
             if (last) G->cur = NULL;
@@ -282,14 +293,6 @@ static int fill(nld_gpu *G, gdev *d, int *end)
 }
 
 /* ---- the filter (issue 39) ---- */
-
-static void next_pair(uint64_t *i, uint64_t *j)
-{
-    if (++*j == *i) {
-        ++*i;
-        *j = 0;
-    }
-}
 
 /* The next list from the queue into the FIFO (an empty one gets its empty
  * result at once); NULL if none now (G->end: none will come). */
@@ -311,20 +314,6 @@ static glist *fifo_take(nld_gpu *G)
         G->qpairs += l->r.count;
         return l;
     }
-}
-
-static void fseg_add(fbat *fb, glist *l, uint64_t lx, int bx)
-{
-    fseg *s = fb->n ? &fb->segs[fb->n - 1] : NULL;
-    if (s && s->l == l && s->lx0 + (uint64_t)s->count == lx && s->bx0 + s->count == bx) {
-        s->count++;
-        return;
-    }
-    if (fb->n == fb->cap) {
-        fb->cap = fb->cap ? 2 * fb->cap : 64;
-        fb->segs = mnw_xrealloc(fb->segs, (size_t)fb->cap * sizeof *fb->segs);
-    }
-    fb->segs[fb->n++] = (fseg){l, lx, bx, 1};
 }
 
 /* Fills device d's filter batch with the pairs of the FIFO's lists not yet
@@ -352,7 +341,7 @@ static int ffill(nld_gpu *G, gdev *d, int cap)
         }
         while (l->fnext < l->r.count) {
             if (!mnw_gpu_fbatch_add(f, (uint32_t)l->fi, (uint32_t)l->fj)) return 1;
-            fseg_add(&d->ff, l, l->fnext, mnw_gpu_fbatch_count(f) - 1);
+            seg_push(&d->ff.segs, &d->ff.n, &d->ff.cap, l, l->fnext, mnw_gpu_fbatch_count(f) - 1);
             l->fnext++;
             next_pair(&l->fi, &l->fj);
         }
@@ -366,7 +355,7 @@ static void fdone(nld_gpu *G, gdev *d, mnw_gpu_fbatch *f)
     int di = 1 + (int)(d - G->dev);
     if (di >= MNW_RESULT_DEVS) di = MNW_RESULT_DEVS - 1;
     for (int k = 0; k < d->fr.n; k++) {
-        const fseg *s = &d->fr.segs[k];
+        const gseg *s = &d->fr.segs[k];
         uint64_t npr = 0;
         for (int x = 0; x < s->count; x++) npr += out[s->bx0 + x];
         memcpy(s->l->pr + s->lx0, out + s->bx0, (size_t)s->count);
@@ -385,7 +374,6 @@ static void fdone(nld_gpu *G, gdev *d, mnw_gpu_fbatch *f)
 static int fill_pruned(nld_gpu *G, gdev *d)
 {
     nld_state *st = G->st;
-    const mnw_seqset *S = st->cfg->js->spec->seqs;
     d->no_batch = 0;
     if (!d->filling) {
         mnw_gpu_batch *b = mnw_gpu_batch_get(d->g);
@@ -395,8 +383,6 @@ static int fill_pruned(nld_gpu *G, gdev *d)
         d->filling->b = b;
     }
     gbatch *gb = d->filling;
-    int di = 1 + (int)(d - G->dev);
-    if (di >= MNW_RESULT_DEVS) di = MNW_RESULT_DEVS - 1;
     for (;;) {
         glist *l = G->qhead;
         if (!l || l->fleft) break; /* the head is not decided yet */
@@ -409,22 +395,12 @@ static int fill_pruned(nld_gpu *G, gdev *d)
                 l->alns[x].pruned = 1;
                 conv++;
             } else {
-                const int r = mnw_gpu_batch_add(gb->b, (uint32_t)l->ni, (uint32_t)l->nj);
+                const int r = place_pair(G, d, gb, l);
                 if (r == 0) {
                     full = 1;
                     break;
                 }
-                const uint64_t m = mnw_seq_len(S, l->ni), n = mnw_seq_len(S, l->nj);
-                l->cells += m * n;
-                l->dev_pairs[r == 1 ? di : 0]++;
-                if (r == 1) {
-                    seg_add(gb, l, x, mnw_gpu_batch_count(gb->b) - 1);
-                } else { /* the device cannot take it: align it here */
-                    const uint8_t *t = mnw_seq_codes(S, l->nj);
-                    int nn = (int)n;
-                    mnw_cpu_align(G->ws, st->cfg->js->sc, mnw_seq_codes(S, l->ni), (int)m, &t, &nn, 1, &l->alns[x]);
-                    conv++;
-                }
+                if (r < 0) conv++; /* aligned here */
             }
             l->next++;
             placed++;
