@@ -168,7 +168,7 @@ $(B)/tools/check_output: tests/tools/check_output.c $(TEST_LIB_OBJ) $(B)/libmnw.
 TEST_TOOLS := $(B)/tools/check_output $(B)/tools/mnw-emu
 # every bench program this machine can build (rules below); test-build
 # builds them, so a bench that stops compiling fails the tests
-BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/bench_fwdcount $(B)/bench/clockprobe $(B)/bench/bench_finish $(B)/bench/prune_proto $(B)/bench/bench_prune $(if $(NVCC),$(B)/bench/bench_gpu $(B)/bench/bench_gpu_prune)
+BENCH_BIN := $(B)/bench/bench_cpu $(B)/bench/bench_fwdcount $(B)/bench/clockprobe $(B)/bench/bench_finish $(B)/bench/prune_proto $(B)/bench/prune_ed_proto $(B)/bench/bench_prune $(if $(NVCC),$(B)/bench/bench_gpu $(B)/bench/bench_gpu_prune)
 
 # GPU tests (tests/gpu): need a CUDA device; `make test-gpu` on a GPU machine
 GPU_TEST_BIN := $(patsubst tests/gpu/%.c,$(B)/tests-gpu/%,$(wildcard tests/gpu/test_*.c))
@@ -292,6 +292,12 @@ $(B)/bench/bench_fwdcount: bench/bench_fwdcount.c $(B)/libmnw.a
 # issue 39's exact prune filter, CPU prototype (docs/PRUNE.md): q-gram count,
 # banded lower bound of the score, and a --check against mnw's aligner
 $(B)/bench/prune_proto: bench/prune_proto.c $(B)/libmnw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libmnw.a $(LDLIBS)
+
+# issue 39's edit-distance bound for larger cutoffs, measured against the
+# q-gram filter on every pair of a set (docs/PRUNE.md)
+$(B)/bench/prune_ed_proto: bench/prune_ed_proto.c $(B)/libmnw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libmnw.a $(LDLIBS)
 

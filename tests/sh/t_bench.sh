@@ -193,6 +193,30 @@ rc=$?
 check "prune_proto --check --ed at 0.10 on the mutation series (its bit-vector edit distance equal to a plain DP on 400 random pairs first): exit 0" \
     '[ $rc -eq 0 ] && grep -q "^check: every pruned pair is beyond the cutoff (all 276 pairs aligned)$" pruneed.txt' ||
     sed 's/^/#   /' pruneed.txt | tail -8
+# prune_ed_proto (Theorem 2 of docs/PRUNE.md, the edit-distance bound):
+# every pair aligned and checked, with Y from each kind of band and from
+# the optimal alignment; --no-slack (a wrong bound) must be caught
+check "prune_ed_proto was built by make test-build" '[ -x "$BUILD/bench/prune_ed_proto" ]'
+for f in bound series; do
+    for cut in 0.05 0.10; do
+        "$BUILD/bench/prune_ed_proto" $f.fa --cutoff $cut --w 4 --aw 16 --sw 8 --gw 8 --gw 16 >ed$f$cut.txt 2>&1
+        rc=$?
+        check "prune_ed_proto on $f.fa (276 pairs) at $cut, Y from 5 kinds of band and the oracle: exit 0, no pair within proved beyond, the oracle proves at least as many as each band" \
+            '[ $rc -eq 0 ] && grep -q "^check: no pair within the cutoff proved beyond$" ed$f$cut.txt &&
+             python3 - ed$f$cut.txt <<"PY"
+import re, sys
+t = open(sys.argv[1]).read()
+assert re.search(r"^within \d+, beyond \d+$", t, re.M)
+orc = float(re.search(r"oracle C2\*:\s+([0-9.]+)%", t).group(1))
+for m in re.finditer(r"ED bound, (band|adaptive|slanted|guided) w\s*\d+:\s+([0-9.]+)%", t):
+    assert float(m.group(2)) <= orc + 1e-9, m.group(0)
+PY' || sed 's/^/#   /' ed$f$cut.txt | tail -8
+    done
+done
+"$BUILD/bench/prune_ed_proto" series.fa --cutoff 0.10 --gw 8 --no-slack >ednoslack.txt 2>&1
+rc=$?
+check "prune_ed_proto --no-slack (the bound without its slack terms): exit 1, pairs within proved beyond named" \
+    '[ $rc -eq 1 ] && grep -q "^FAIL oracle: pair " ednoslack.txt && grep -q "^FAILED: " ednoslack.txt'
 "$BUILD/bench/prune_proto" bound.fa --cutoff 0.03 --check --prune-all >pruneall.txt 2>&1
 rc=$?
 check "prune_proto --check --prune-all (every pair pruned, the bound ignored): exit 1, the pairs within named" \
