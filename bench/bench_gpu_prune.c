@@ -139,7 +139,7 @@ int main(int argc, char **argv)
         const char *comma = strchr(c, ',');
         c = comma ? comma + 1 : c + strlen(c);
         mnw_prune_plan plan;
-        if (mnw_prune_plan_make(&d, &sc, cut, NULL, MNW_PRUNE_YES, &plan, &e)) {
+        if (mnw_prune_plan_make(&d, &sc, cut, NULL, MNW_PRUNE_YES, 1, &plan, &e)) {
             printf("%-7.3f no plan: %s\n", cut, e.msg);
             continue;
         }

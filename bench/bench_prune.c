@@ -172,7 +172,7 @@ int main(int argc, char **argv)
            (unsigned long long)acc, mnw_cpu_isa());
     for (int c = 0; c < ncut; c++) {
         mnw_prune_plan p;
-        if (mnw_prune_plan_make(&d, &sc, cuts[c], NULL, MNW_PRUNE_YES, &p, &e)) {
+        if (mnw_prune_plan_make(&d, &sc, cuts[c], NULL, MNW_PRUNE_YES, 0, &p, &e)) {
             printf("cutoff %g: filter off: %s\n", cuts[c], e.msg);
             continue;
         }

@@ -47,8 +47,24 @@ static int off(mnw_prune_plan *p, mnw_prune_mode mode, mnw_err *e, const char *w
     return 0;
 }
 
+/* Which definitions Theorem 2 holds for (PRUNE.md): those whose distance
+ * bounds every gap column inside the core (not only the gap openings). */
+enum { E_NONE, E_LEN, E_SCORE };
+
+static int ed_bound_of(const mnw_iddef *d)
+{
+    switch (d->kind) {
+    case MNW_ID_VSEARCH1:
+    case MNW_ID_VSEARCH4:
+    case MNW_ID_NEEDLE: return E_LEN;
+    case MNW_ID_MOTHUR_EACHGAP: return d->countends ? E_LEN : E_SCORE;
+    case MNW_ID_VSEARCH2: return E_SCORE;
+    default: return E_NONE; /* vsearch3 and mothur-onegap count gap openings; vsearch0, nogaps leave gaps out */
+    }
+}
+
 int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff, const char *unfiltered,
-                        mnw_prune_mode mode, mnw_prune_plan *p, mnw_err *e)
+                        mnw_prune_mode mode, int gpu, mnw_prune_plan *p, mnw_err *e)
 {
     memset(p, 0, sizeof *p);
     p->q = MNW_PRUNE_Q;
@@ -62,7 +78,7 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
         snprintf(why, sizeof why, "%s needs every pair, not only those within --cutoff", unfiltered);
         return off(p, mode, e, why);
     }
-    const int b = bound_of(d);
+    const int b = bound_of(d), eb = ed_bound_of(d);
     if (b == B_NONE) {
         snprintf(why, sizeof why,
                  "no bound is proven for --iddef %s (gap blocks cost nothing in its identity, docs/PRUNE.md)",
@@ -91,30 +107,77 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
     p->ge = sc->gap_extend;
     p->free_ends = sc->free_ends;
     p->band_gap = sc->gap_open;
+
+    /* stage 1: proven where 1 - q delta > 0; auto also wants it to pay */
+    const char *why1 = NULL;
+    char w1[200];
     if (p->Kp <= 0 || p->factor <= 0.0) {
-        snprintf(why, sizeof why,
-                 "at --cutoff %g one error can take %d q-grams (q = %d), so the q-gram bound proves nothing",
+        snprintf(w1, sizeof w1, "at --cutoff %g one error can take %d q-grams (q = %d), so the q-gram bound proves nothing",
                  cutoff, p->q, p->q);
-        return off(p, mode, e, why);
-    }
-    if (mode == MNW_PRUNE_AUTO && p->use_score && sc->free_ends) {
-        snprintf(why, sizeof why,
-                 "with --free-end-gaps a long terminal gap costs nothing, so for --iddef %s the bound is weak "
-                 "(docs/PRUNE.md; --prune yes uses it all the same)",
+        why1 = w1;
+    } else if (mode == MNW_PRUNE_AUTO && p->use_score && sc->free_ends) {
+        snprintf(w1, sizeof w1,
+                 "with --free-end-gaps a long terminal gap costs nothing, so for --iddef %s the q-gram bound is weak",
                  mnw_iddef_name(d));
-        return off(p, mode, e, why);
-    }
-    if (mode == MNW_PRUNE_AUTO && p->factor < MNW_PRUNE_AUTO_MIN) {
-        snprintf(why, sizeof why,
-                 "at --cutoff %g the bound leaves %.3f of a pair's q-grams to test, below %.2f, where it "
-                 "prunes too few pairs to pay (docs/PRUNE.md; --prune yes uses it all the same)",
+        why1 = w1;
+    } else if (mode == MNW_PRUNE_AUTO && p->factor < MNW_PRUNE_AUTO_MIN) {
+        snprintf(w1, sizeof w1,
+                 "at --cutoff %g the q-gram bound leaves %.3f of a pair's q-grams to test, below %.2f, where it prunes "
+                 "too few pairs to pay",
                  cutoff, p->factor, MNW_PRUNE_AUTO_MIN);
+        why1 = w1;
+    }
+    p->qgram = why1 == NULL;
+
+    /* stage 2: proven for the definitions of ed_bound_of, with end gaps
+     * penalised unless the length alone proves (E_LEN) */
+    const char *why2 = NULL;
+    char w2[200];
+    if (eb == E_NONE) {
+        snprintf(w2, sizeof w2, "the edit-distance bound is not proven for --iddef %s (it counts gap openings, not gap columns)",
+                 mnw_iddef_name(d));
+        why2 = w2;
+    } else if (eb == E_SCORE && sc->free_ends) {
+        snprintf(w2, sizeof w2, "the edit-distance bound needs end gaps penalised for --iddef %s", mnw_iddef_name(d));
+        why2 = w2;
+    } else if (gpu) {
+        snprintf(w2, sizeof w2,
+                 "the GPU workers do not run the edit-distance bound yet (docs/PRUNE.md; --gpus none runs it on the CPU)");
+        why2 = w2;
+    } else if (mode == MNW_PRUNE_AUTO && cutoff > MNW_PRUNE_ED_AUTO_MAX) {
+        snprintf(w2, sizeof w2, "at --cutoff %g (above %.2f) the edit-distance bound prunes too few pairs to pay", cutoff,
+                 MNW_PRUNE_ED_AUTO_MAX);
+        why2 = w2;
+    }
+    p->ed = why2 == NULL;
+    p->ed_len = eb == E_LEN;
+    if (p->ed && !p->ed_len) {
+        const int64_t cg = sc->match + 2 * (int64_t)sc->gap_extend, cx = 2 * ((int64_t)sc->match - sc->mismatch),
+                      ca = 2 * (int64_t)sc->match;
+        p->ed_cg = cg;
+        p->ed_alpha = cg > cx ? cg - cx : 0;
+        p->ed_gamma = (cg - ca) - p->ed_alpha > 0 ? (cg - ca) - p->ed_alpha : 0;
+    }
+
+    if (!p->qgram && !p->ed) {
+        snprintf(why, sizeof why, "%s; %s (docs/PRUNE.md%s)", why1, why2,
+                 mode == MNW_PRUNE_AUTO ? "; --prune yes uses a bound that is proven all the same" : "");
         return off(p, mode, e, why);
     }
     p->on = 1;
-    snprintf(p->why, sizeof p->why, "on (--prune %s): --iddef %s, --cutoff %g, q %d, %s", mnw_prune_mode_name(mode),
-             mnw_iddef_name(d), cutoff, p->q,
-             p->use_len ? "the length bound" : "the band score bound (9 diagonals)");
+    char s1[100], s2[100];
+    if (p->qgram)
+        snprintf(s1, sizeof s1, "the q-gram bound (q %d, %s)", p->q,
+                 p->use_len ? "the length bound" : "the band score bound, 9 diagonals");
+    else
+        snprintf(s1, sizeof s1, "not the q-gram bound");
+    if (p->ed)
+        snprintf(s2, sizeof s2, "the edit-distance bound (%s)",
+                 p->ed_len ? "the length of the shorter sequence" : "the guided band's score");
+    else
+        snprintf(s2, sizeof s2, "not the edit-distance bound");
+    snprintf(p->why, sizeof p->why, "on (--prune %s): --iddef %s, --cutoff %g, %s, %s", mnw_prune_mode_name(mode),
+             mnw_iddef_name(d), cutoff, s1, s2);
     return 0;
 }
 
@@ -150,4 +213,14 @@ int mnw_prune_test(const mnw_prune_plan *p, int64_t shared, int64_t amb, int na,
     if (p0 > lmin) return 1;
     const int64_t q = p->q;
     return (shared + q * amb + q - 1) * p->W < p0 * p->Kp - lmax * p->Kl;
+}
+
+int64_t mnw_prune_ed_tau(const mnw_prune_plan *p, int64_t sg, int64_t amb, int na, int nb)
+{
+    const int64_t lmin = na < nb ? na : nb, K = p->Dd - p->Dn;
+    if (p->ed_len) return p->Dn * lmin / K;
+    const int64_t c2 = (int64_t)p->ms * ((int64_t)na + nb) - 2 * sg;
+    /* |c2| <= 3000 x 20,000 and K, Dn <= 2^30: the products stay below 2^57 */
+    const int64_t num = (c2 + p->ed_gamma * amb) * K + p->ed_alpha * p->Dn * lmin, den = p->ed_cg * K;
+    return num >= 0 ? num / den : -((-num + den - 1) / den);
 }

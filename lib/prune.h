@@ -45,12 +45,15 @@
  * windows an error budget at the cutoff leaves standing) is at least this:
  * below it the filter prunes too little to pay (PRUNE.md, measured) */
 #define MNW_PRUNE_AUTO_MIN 0.10
+/* auto uses the edit-distance bound (stage 2) up to this cutoff (PRUNE.md,
+ * measured) */
+#define MNW_PRUNE_ED_AUTO_MAX 0.15
 
 typedef enum { MNW_PRUNE_AUTO = 0, MNW_PRUNE_YES = 1, MNW_PRUNE_NO = 2 } mnw_prune_mode;
 
 typedef struct {
     int on;          /* the run filters */
-    char why[240];   /* one sentence: why it is on or off (mnw.log) */
+    char why[512];   /* one sentence: why it is on or off (mnw.log) */
     int q;           /* MNW_PRUNE_Q */
     int64_t Dn, Dd;  /* D' = Dn / Dd (Dd = 2^30), cutoff + 1e-9 rounded up */
     int64_t W, Kp, Kl;
@@ -59,6 +62,12 @@ typedef struct {
     int ms, ge, free_ends; /* Lemma 3: match, gap-extend, free end gaps */
     int band_gap;    /* the band DP's cost per gap column (gap-open: a lower bound) */
     double factor;   /* 1 - q delta (or 1 - q D for vsearch3): what auto compares */
+    int qgram;       /* stage 1, the q-gram bound (Theorem 1), is used */
+    /* stage 2, the edit-distance bound (Theorem 2; lib/prune_ed.h's figures),
+     * for the pairs stage 1 keeps (every pair when stage 1 is off) */
+    int ed;          /* stage 2 is used */
+    int ed_len;      /* the M / L definitions: ED > delta' Lmin alone proves (no band) */
+    int64_t ed_cg, ed_alpha, ed_gamma; /* cg = ms + 2 ge, alpha+ = (cg - cx)+, (beta - alpha+)+ */
 } mnw_prune_plan;
 
 /* The plan of a run: on or off, and why (p->why, always set).
@@ -67,6 +76,9 @@ typedef struct {
  *             unfiltered names one that is not (e.g. "dist.phylip (a full
  *             matrix)"), else NULL
  *   cutoff < 0: none.
+ * gpu: GPU workers may align pairs of the run; their filter has no stage 2
+ * yet, so stage 2 is then off (the pruned count stays a function of the
+ * pairs and settings, whichever worker takes them).
  * MNW_PRUNE_NO: off. MNW_PRUNE_AUTO: on where the bound is proven for the
  * definition and scoring, every output is filtered, and factor >=
  * MNW_PRUNE_AUTO_MIN (and not with free end gaps for the definitions whose
@@ -74,7 +86,7 @@ typedef struct {
  * and every output filtered, whatever the factor; otherwise -1 with e set
  * (the reason, for a refusal before anything is written). Returns 0 or -1. */
 int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff, const char *unfiltered,
-                        mnw_prune_mode mode, mnw_prune_plan *p, mnw_err *e) MNW_MUST_CHECK;
+                        mnw_prune_mode mode, int gpu, mnw_prune_plan *p, mnw_err *e) MNW_MUST_CHECK;
 
 /* "auto", "yes", "no" -> mode; 0, or -1 for another word. */
 int mnw_prune_mode_parse(const char *s, mnw_prune_mode *m);
@@ -89,5 +101,15 @@ int64_t mnw_prune_p0_len(const mnw_prune_plan *p, int na, int nb);
 /* The decision for P0 (mnw_prune_p0): 1 = every optimal alignment of the
  * pair has distance > cutoff (prune), 0 = not proven (align it). */
 int mnw_prune_test(const mnw_prune_plan *p, int64_t shared, int64_t amb, int na, int nb, int64_t p0);
+
+/* Stage 2 (p->ed): the largest ED that does not prove the pair beyond the
+ * cutoff, for the guided band's score SG (ignored with p->ed_len) and amb
+ * the ambiguity codes of both: prune <=> ED > tau. With C2 = ms (na + nb)
+ * - 2 SG and K = Dd - Dn:
+ *   ed_len: tau = floor(Dn Lmin / K)
+ *   else:   tau = floor(((C2 + gamma amb) K + alpha Dn Lmin) / (cg K))
+ * (PRUNE.md, Theorem 2, in integers; may be negative: then every ED
+ * prunes, which only happens where SG is impossible for a real pair). */
+int64_t mnw_prune_ed_tau(const mnw_prune_plan *p, int64_t sg, int64_t amb, int na, int nb);
 
 #endif

@@ -260,7 +260,7 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
                 mnw_prune_plan plan;
                 mnw_err e;
                 if (mnw_iddef_parse(defs[di], &d)) abort();
-                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, &plan, &e) || !plan.on) {
+                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, 1, &plan, &e) || !plan.on) {
                     T_OK(0, "%s, %s, cutoff %.2f: the plan is on with --prune yes (%s)", defs[di], scn[si], cuts[ci],
                          plan.why);
                     continue;
@@ -341,7 +341,7 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
         mnw_err e;
         const mnw_scoring sc = MNW_SCORING_DEFAULT;
         if (mnw_iddef_parse("vsearch0", &d)) abort();
-        const int refused = mnw_prune_plan_make(&d, &sc, 0.03, NULL, MNW_PRUNE_YES, &plan, &e) != 0;
+        const int refused = mnw_prune_plan_make(&d, &sc, 0.03, NULL, MNW_PRUNE_YES, 1, &plan, &e) != 0;
         mnw_gpu_opts o;
         mnw_gpu_opts_default(&o);
         o.rscan_rows = MNW_GPU_RSCAN_ROWS;

@@ -129,10 +129,21 @@ awk -v seed=39 'BEGIN {srand(seed)} /^>/{if (s != "") out(); id = $0; s = ""; ne
     p = 1 + int(rand() * length(s)); c = substr(t, p, 1); b = (c == "A") ? "C" : "A"; t = substr(t, 1, p - 1) b substr(t, p + 1)}
     print ">mut" n "_" substr(id, 2); print t}}' s20.fa > m24.fa
 fp=(-q -i m24.fa --outputs dist --cutoff 0.03)
+# (the CPU-only runs with the filter get a host rule naming GPUs for other
+# hosts: GPU workers may then take pairs, so the plan leaves out stage 2,
+# the edit-distance bound, which only the CPU runs yet, lib/prune.h; the
+# same plan as the emulated GPU's runs)
+gpuplan=(--host 'no-such-host*:gpus=0')
 for wl in 5000 7; do
     "$MNW" -o f-no-$wl "${fp[@]}" --gpus none --prune no --worklist-size $wl
-    "$MNW" -o f-yes-$wl "${fp[@]}" --gpus none --worklist-size $wl
+    "$MNW" -o f-yes-$wl "${fp[@]}" --gpus none --worklist-size $wl "${gpuplan[@]}"
 done
+"$MNW" -o f-ed "${fp[@]}" --gpus none
+check "without GPUs anywhere the plan adds the edit-distance bound (stage 2); with GPU workers possible it leaves it out" \
+    'grep -q "INFO filter before the DP: on (--prune auto): .*, the edit-distance bound" f-ed/mnw.log &&
+     grep -q "INFO filter before the DP: on (--prune auto): .*, not the edit-distance bound" f-yes-5000/mnw.log &&
+     grep -q "INFO filter before the DP: on (--prune auto): .*, not the edit-distance bound" f-yes-7/mnw.log &&
+     [ "$(pj_pruned f-ed)" -ge "$(pj_pruned f-yes-5000)" ] && cmp -s f-ed/dist.column.gz f-no-5000/dist.column.gz'
 n_cpu=$(pj_pruned f-yes-5000)
 n_lines=$(zcat f-no-5000/dist.column.gz | wc -l)
 check "the CPU-only filter prunes pairs at 0.03 (${n_cpu:-none} of 276) and pairs are within it (${n_lines} dist lines)" \

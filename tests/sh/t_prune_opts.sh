@@ -140,8 +140,9 @@ refused "--prune yes --cutoff 0.1 --outputs dist,phylip" "--prune yes: the filte
 refused "--prune yes --iddef vsearch0" "--prune yes: the filter cannot be used: no bound is proven for --iddef vsearch0" --prune yes --cutoff 0.1 --outputs dist --iddef vsearch0
 refused "--prune yes --iddef mothur-nogaps" "--prune yes: the filter cannot be used: no bound is proven for --iddef mothur-nogaps" \
     --prune yes --cutoff 0.1 --outputs dist --iddef mothur-nogaps
-refused "--prune yes --cutoff 0.2 (one error takes q q-grams)" "--prune yes: the filter cannot be used: at --cutoff 0.2 one error can take 8 q-grams (q = 8)" \
-    --prune yes --cutoff 0.2 --outputs dist
+refused "--prune yes --cutoff 0.2 --iddef mothur-onegap (one error takes q q-grams; no edit-distance bound)" \
+    "--prune yes: the filter cannot be used: at --cutoff 0.2 one error can take 8 q-grams (q = 8), so the q-gram bound proves nothing; the edit-distance bound is not proven for --iddef mothur-onegap" \
+    --prune yes --cutoff 0.2 --outputs dist --iddef mothur-onegap
 printf 'cutoff = 0.1\nprune = yes\n' > y.conf
 refused "prune = yes in a config file (pairs.tsv.gz unfiltered)" "--prune yes: the filter cannot be used: pairs.tsv.gz (without --cutoff-scope all)" -c y.conf
 printf 'cutoff = 0.1\n\nprune = sometimes\n' > bad.conf
@@ -173,11 +174,11 @@ onoff() { # onoff LABEL WANT ARGS... : the log line starts with WANT; with the f
             'same_outs L Lno && cmp -s <(bm_core L) <(bm_core Lno) && [ "$(logline Lno)" = "off (--prune no)" ]'
     fi
 }
-onoff "--outputs dist --cutoff 0.03 (auto)" "on (--prune auto): --iddef vsearch2, --cutoff 0.03, q 8, the band score bound" same \
+onoff "--outputs dist --cutoff 0.03 (auto)" "on (--prune auto): --iddef vsearch2, --cutoff 0.03, the q-gram bound (q 8, the band score bound, 9 diagonals), the edit-distance bound (the guided band's score)" same \
     --outputs dist --cutoff 0.03
-onoff "--outputs pairs,dist,paf --cutoff 0.1 --cutoff-scope all (auto)" "on (--prune auto): --iddef vsearch2, --cutoff 0.1, q 8" same \
+onoff "--outputs pairs,dist,paf --cutoff 0.1 --cutoff-scope all (auto)" "on (--prune auto): --iddef vsearch2, --cutoff 0.1, the q-gram bound (q 8" same \
     --outputs pairs,dist,paf --cutoff 0.1 --cutoff-scope all
-onoff "--iddef needle --outputs dist --cutoff 0.05 (auto)" "on (--prune auto): --iddef needle, --cutoff 0.05, q 8, the length bound" same \
+onoff "--iddef needle --outputs dist --cutoff 0.05 (auto)" "on (--prune auto): --iddef needle, --cutoff 0.05, the q-gram bound (q 8, the length bound), the edit-distance bound (the length of the shorter sequence)" same \
     --iddef needle --outputs dist --cutoff 0.05
 onoff "--free-end-gaps --prune yes" "on (--prune yes): --iddef vsearch2, --cutoff 0.03" same --outputs dist --cutoff 0.03 --free-end-gaps --prune yes
 onoff "no --cutoff" "off: no --cutoff, so every pair is in the outputs" - --outputs dist
@@ -185,10 +186,14 @@ onoff "--cutoff 0.1 (pairs.tsv.gz unfiltered)" "off: pairs.tsv.gz (without --cut
 onoff "--cutoff 0.1 --outputs dist,phylip" "off: dist.phylip (a full matrix) needs every pair" - --cutoff 0.1 --outputs dist,phylip
 onoff "--iddef vsearch0" "off: no bound is proven for --iddef vsearch0" - --cutoff 0.03 --outputs dist --iddef vsearch0
 onoff "--prune no" "off (--prune no)" - --cutoff 0.03 --outputs dist --prune no
-onoff "--free-end-gaps (auto)" "off: with --free-end-gaps a long terminal gap costs nothing, so for --iddef vsearch2 the bound is weak" - \
+onoff "--free-end-gaps (auto)" "off: with --free-end-gaps a long terminal gap costs nothing, so for --iddef vsearch2 the q-gram bound is weak; the edit-distance bound needs end gaps penalised" - \
     --cutoff 0.03 --outputs dist --free-end-gaps
-onoff "--cutoff 0.11 --outputs dist (auto: too few pruned to pay)" "off: at --cutoff 0.11 the bound leaves 0.011 of a pair's q-grams" - \
+onoff "--cutoff 0.11 --outputs dist (auto: the edit-distance bound alone)" "on (--prune auto): --iddef vsearch2, --cutoff 0.11, not the q-gram bound, the edit-distance bound (the guided band's score)" same \
     --cutoff 0.11 --outputs dist
+onoff "--cutoff 0.2 --outputs dist (auto: neither bound pays)" "off: at --cutoff 0.2 one error can take 8 q-grams (q = 8), so the q-gram bound proves nothing; at --cutoff 0.2 (above 0.15) the edit-distance bound prunes too few pairs to pay" - \
+    --cutoff 0.2 --outputs dist
+onoff "--iddef mothur-onegap --cutoff 0.05 (auto: no edit-distance bound)" "on (--prune auto): --iddef mothur-onegap, --cutoff 0.05, the q-gram bound (q 8, the band score bound, 9 diagonals), not the edit-distance bound" same \
+    --iddef mothur-onegap --cutoff 0.05 --outputs dist
 printf 'outputs = pairs,paf\ncutoff = 0.03\ncutoff-scope = all\nprune = yes\n' > on.conf
 onoff "from a config file (cutoff-scope = all, prune = yes)" "on (--prune yes): --iddef vsearch2, --cutoff 0.03" same -c on.conf
 check "cutoff-scope = all from a config file: the bookmark records it" 'grep -qx "setting cutoff-scope all" L/mnw.bookmark'
@@ -198,7 +203,7 @@ seal() { sed -i '/^end /d' "$1"; echo "end $(gzip -c < "$1" | tail -c 8 | head -
 ro=(-i "$TDATA/16s-200.fa" -q --bind no --gpus none -t 1 --worklist-size 200 --outputs "pairs,dist,paf" --cutoff 0.03)
 "$MNW" -o whole-all "${ro[@]}" --cutoff-scope all
 "$MNW" -o whole-dist "${ro[@]}"
-term_mid_run st-all "${ro[@]}" --cutoff-scope all
+term_mid_run st-all "${ro[@]}" --cutoff-scope all --prune no # slow enough to stop mid-run; the resume turns the filter on
 check "a --cutoff-scope all run stopped mid-run (exit 3; watermark $(sed -n 's/^watermark //p' st-all/mnw.bookmark) of 19900)" \
     '[ $rc -eq 3 ] && [ "$(sed -n "s/^watermark //p" st-all/mnw.bookmark)" -lt 19900 ]'
 before=$(snap st-all)

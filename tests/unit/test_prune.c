@@ -1,4 +1,4 @@
-/* test_prune.c - lib/prune.c: the gate (mnw_prune_plan_make) for every
+/* test_prune.c - lib/prune.c: the gate (mnw_prune_plan_make, both stages) for every
  * --iddef x scoring (linear, affine, free end gaps) x cutoff (none, 0,
  * 0.03, 0.10, 0.2, 0.99) x mode (auto, yes, no) x unfiltered (none, a
  * name), against a restatement of docs/PRUNE.md's table written here: on or
@@ -28,6 +28,15 @@ static int bound(const char *n)
         !strcmp(n, "mothur-eachgap-noends"))
         return 2;
     if (!strcmp(n, "vsearch3")) return 3;
+    return 0;
+}
+
+/* Theorem 2's reach: 0 none, 1 ED > delta Lmin alone (M / L), 2 with the guided band's score */
+static int ebound(const char *n)
+{
+    if (!strcmp(n, "vsearch1") || !strcmp(n, "vsearch4") || !strcmp(n, "needle") || !strcmp(n, "mothur-eachgap"))
+        return 1;
+    if (!strcmp(n, "vsearch2") || !strcmp(n, "mothur-eachgap-noends")) return 2;
     return 0;
 }
 
@@ -65,28 +74,41 @@ int main(void)
                         const int b = bound(NAMES[d]);
                         const double D = cuts[c] + 1e-9;
                         const double factor = b == 3 ? 1.0 - q * D : 1.0 - q * D / (1.0 - D);
-                        const char *cause;
-                        int on = 0;
+                        const int eb = ebound(NAMES[d]);
+                        const int aut = modes[mo] == MNW_PRUNE_AUTO;
+                        const char *cause, *cause2 = NULL;
+                        int on = 0, s1 = 0, s2 = 0;
                         if (modes[mo] == MNW_PRUNE_NO) cause = "--prune no";
                         else if (cuts[c] < 0) cause = "no --cutoff";
                         else if (unf[u]) cause = unf[u];
                         else if (!b) cause = "no bound is proven";
-                        else if (factor <= 0) cause = "q-grams";
-                        else if (modes[mo] == MNW_PRUNE_AUTO && b != 1 && scs[s].free_ends) cause = "--free-end-gaps";
-                        else if (modes[mo] == MNW_PRUNE_AUTO && factor < MNW_PRUNE_AUTO_MIN) cause = "too few";
                         else {
-                            cause = "on (";
-                            on = 1;
+                            /* stage 1, the q-gram bound */
+                            if (factor <= 0) cause = "q-grams (q = 8), so the q-gram bound proves nothing";
+                            else if (aut && b != 1 && scs[s].free_ends) cause = "--free-end-gaps";
+                            else if (aut && factor < MNW_PRUNE_AUTO_MIN) cause = "too few pairs to pay";
+                            else s1 = 1;
+                            /* stage 2, the edit-distance bound */
+                            if (!eb) cause2 = "edit-distance bound is not proven";
+                            else if (eb == 2 && scs[s].free_ends) cause2 = "needs end gaps penalised";
+                            else if (aut && cuts[c] > MNW_PRUNE_ED_AUTO_MAX) cause2 = "the edit-distance bound prunes too few";
+                            else s2 = 1;
+                            on = s1 || s2;
+                            if (on) {
+                                cause = s1 ? ", the q-gram bound" : "not the q-gram bound";
+                                cause2 = s2 ? ", the edit-distance bound" : "not the edit-distance bound";
+                            }
                         }
                         mnw_prune_plan p;
                         mnw_err e;
                         e.msg[0] = 0;
-                        int rc = mnw_prune_plan_make(&id, &scs[s], cuts[c], unf[u], modes[mo], &p, &e);
+                        int rc = mnw_prune_plan_make(&id, &scs[s], cuts[c], unf[u], modes[mo], 0, &p, &e);
                         on_count += p.on;
                         int want_rc = (!on && modes[mo] == MNW_PRUNE_YES) ? -1 : 0;
                         if (p.on != on) bad_on++;
                         if (rc != want_rc || (rc && strncmp(e.msg, "--prune yes: ", 13))) bad_rc++;
-                        int why_ok = strstr(p.why, cause) != NULL && (on ? !strncmp(p.why, "on (", 4) : !strncmp(p.why, "off", 3));
+                        int why_ok = strstr(p.why, cause) != NULL && (!cause2 || strstr(p.why, cause2) != NULL) &&
+                                     (on ? !strncmp(p.why, "on (", 4) : !strncmp(p.why, "off", 3));
                         if (!on && !b && strcmp(cause, "no bound is proven") == 0) why_ok = why_ok && strstr(p.why, NAMES[d]);
                         if (rc && (strncmp(p.why, "off: ", 5) || !strstr(e.msg, p.why + 5))) why_ok = 0; /* the refusal gives the reason */
                         if (!why_ok) {
@@ -101,6 +123,13 @@ int main(void)
                                       p.q == q && p.use_len == (b == 1) && p.use_score == (b != 1) &&
                                       p.ms == scs[s].match && p.ge == scs[s].gap_extend &&
                                       p.band_gap == scs[s].gap_open && p.free_ends == scs[s].free_ends;
+                            kok = kok && p.qgram == s1 && p.ed == s2 && p.ed_len == (s2 && eb == 1);
+                            if (s2 && eb == 2) {
+                                int64_t cg = scs[s].match + 2 * scs[s].gap_extend, cx = 2 * (scs[s].match - scs[s].mismatch),
+                                        ca = 2 * scs[s].match, al = cg > cx ? cg - cx : 0;
+                                kok = kok && p.ed_cg == cg && p.ed_alpha == al &&
+                                      p.ed_gamma == ((cg - ca) - al > 0 ? (cg - ca) - al : 0);
+                            }
                             if (b == 3) kok = kok && p.W == Dd && p.Kp == Dd && p.Kl == q * p.Dn;
                             else kok = kok && p.W == Dd - p.Dn && p.Kp == Dd - p.Dn - q * p.Dn && p.Kl == 0;
                             bad_k += !kok;
@@ -125,7 +154,7 @@ int main(void)
             double cut = (double)rnd(100001) / 1e6; /* 0 .. 0.1 */
             mnw_prune_plan p;
             mnw_err e;
-            if (mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, &p, &e)) continue;
+            if (mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, 0, &p, &e)) continue;
             int na = 1 + (int)rnd(3000), nb = 1 + (int)rnd(3000);
             if (it % 7 == 0) nb = na + (int)rnd(40);
             int lmin = na < nb ? na : nb, lmax = na > nb ? na : nb;
@@ -161,10 +190,10 @@ int main(void)
             double cut = (double)rnd(200001) / 1e6;
             mnw_prune_plan pl, ps;
             mnw_err e;
-            if (mnw_iddef_parse("needle", &id) || mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, &pl, &e))
+            if (mnw_iddef_parse("needle", &id) || mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, 0, &pl, &e))
                 continue;
             const mnw_scoring *sc = &scs[it % 3];
-            if (mnw_iddef_parse("vsearch2", &id) || mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, &ps, &e))
+            if (mnw_iddef_parse("vsearch2", &id) || mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, 0, &ps, &e))
                 continue;
             n++;
             int na = 1 + (int)rnd(3000), nb = 1 + (int)rnd(3000), lmax = na > nb ? na : nb, lmin = na < nb ? na : nb;
@@ -184,6 +213,72 @@ int main(void)
              "Lmax pruned by it (%d not), Lemma 3's ceil((S + ge (na + nb)) / (ms + 2 ge)) or ceil(S / ms) with "
              "free end gaps, at least 0 (%d differ)",
              n, bad_len, bad_short, bad_l3);
+    }
+
+    /* ---- GPU workers possible: stage 2 off (their filter has no stage 2) ---- */
+    {
+        mnw_iddef id;
+        if (mnw_iddef_parse("vsearch2", &id)) abort();
+        mnw_prune_plan pl;
+        mnw_err e;
+        int ok = 1;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.10, NULL, MNW_PRUNE_AUTO, 1, &pl, &e) == 0 && pl.on && pl.qgram &&
+              !pl.ed && strstr(pl.why, "not the edit-distance bound") != NULL;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.10, NULL, MNW_PRUNE_AUTO, 0, &pl, &e) == 0 && pl.on && pl.qgram && pl.ed;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_AUTO, 1, &pl, &e) == 0 && !pl.on &&
+              strstr(pl.why, "GPU workers") != NULL;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_YES, 1, &pl, &e) == -1 && strstr(e.msg, "--gpus none") != NULL;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_YES, 0, &pl, &e) == 0 && pl.on && !pl.qgram && pl.ed;
+        T_OK(ok, "gate with GPU workers possible: stage 2 off (0.10 auto: the q-gram bound only; 0.15 auto: off, naming the GPU workers; 0.15 yes: refused, naming --gpus none); without: on");
+    }
+
+    /* ---- stage 2: tau (Theorem 2) against its formula in doubles ---- */
+    {
+        const char *en[2] = {"vsearch2", "needle"};
+        for (int dn = 0; dn < 2; dn++)
+            for (int si = 0; si < 2; si++) {
+                mnw_iddef id;
+                if (mnw_iddef_parse(en[dn], &id)) abort();
+                const mnw_scoring *sc = &scs[si];
+                int bad = 0, edge = 0, tested = 0, neg = 0;
+                for (int it = 0; it < 100000; it++) {
+                    double cut = (double)(1 + rnd(150000)) / 1e6; /* 0 .. 0.15 */
+                    mnw_prune_plan pl;
+                    mnw_err e;
+                    if (mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, 0, &pl, &e) || !pl.ed) {
+                        bad++;
+                        continue;
+                    }
+                    int na = (int)rnd(MNW_MAX_SEQ_LEN + 1), nb = (int)rnd(MNW_MAX_SEQ_LEN + 1);
+                    int lmin = na < nb ? na : nb;
+                    int64_t lo = -(int64_t)sc->gap_open * (na + nb), hi = (int64_t)sc->match * lmin;
+                    int64_t sg = lo + (int64_t)rnd((uint64_t)(hi - lo + 1)), amb = (int64_t)rnd(50);
+                    int64_t tau = mnw_prune_ed_tau(&pl, sg, amb, na, nb);
+                    const double Dp = (double)pl.Dn / (double)pl.Dd, del = Dp / (1.0 - Dp);
+                    double x;
+                    if (pl.ed_len)
+                        x = del * lmin;
+                    else {
+                        double cg = sc->match + 2.0 * sc->gap_extend, cx = 2.0 * (sc->match - sc->mismatch),
+                               ca = 2.0 * sc->match, al = cg > cx ? cg - cx : 0.0, ga = (cg - ca) - al > 0 ? (cg - ca) - al : 0.0;
+                        double c2 = (double)sc->match * (na + nb) - 2.0 * (double)sg;
+                        x = (c2 + ga * (double)amb + al * del * lmin) / cg;
+                    }
+                    if (fabs(x - floor(x + 0.5)) < 1e-6) { /* at an integer: rounding decides */
+                        edge++;
+                        continue;
+                    }
+                    tested++;
+                    neg += tau < 0;
+                    if (tau != (int64_t)floor(x)) {
+                        if (bad < 3) printf("# %s: tau %lld, formula %.9f (na %d nb %d sg %lld amb %lld)\n", en[dn], (long long)tau, x, na, nb, (long long)sg, (long long)amb);
+                        bad++;
+                    }
+                }
+                T_OK(bad == 0 && tested > 70000, /* affine 12/2: c2 / 8 is an integer a quarter of the time */
+                     "%s, %s: mnw_prune_ed_tau = floor(formula in doubles) on %d random inputs (%d at an integer left out, %d negative; %d differ)",
+                     en[dn], scn[si], tested, edge, neg, bad);
+            }
     }
 
     /* ---- mode names ---- */

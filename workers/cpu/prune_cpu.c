@@ -155,6 +155,14 @@ struct mnw_prunec {
     const uint8_t **bt;
     int *bn, *bc;
     size_t ccap;
+    /* stage 2 (the edit-distance bound): its workspace, per call the pairs
+     * that take it, their amb, tau and ED */
+    mnw_pedc *ped;
+    int32_t *kamb, *eed;
+    int64_t *etau;
+    uint32_t *eidx, *eidx2;
+    const uint8_t **et;
+    int *en;
 };
 
 static double now(void)
@@ -173,6 +181,7 @@ mnw_prunec *mnw_prunec_new(const mnw_prune_plan *p, const mnw_scoring *sc)
     f->isa = isa_index();
     f->cnt = mnw_xcalloc(NW, sizeof *f->cnt);
     f->used = mnw_xcalloc(NW, sizeof *f->used);
+    if (p->ed) f->ped = mnw_pedc_new();
     return f;
 }
 
@@ -194,6 +203,14 @@ void mnw_prunec_free(mnw_prunec *f)
     free(f->bt);
     free(f->bn);
     free(f->bc);
+    mnw_pedc_free(f->ped);
+    free(f->kamb);
+    free(f->eed);
+    free(f->etau);
+    free(f->eidx);
+    free(f->eidx2);
+    free(f->et);
+    free(f->en);
     free(f);
 }
 
@@ -266,6 +283,7 @@ void mnw_prunec_query(mnw_prunec *f, const uint8_t *a, int na)
     f->qnw = nw;
     f->qamb = amb;
     f->qset = 1;
+    if (f->ped) mnw_pedc_query(f->ped, a, na);
 }
 
 /* shared of (a, b): a word once in a counts once at its first window in b
@@ -415,7 +433,71 @@ static void grow(mnw_prunec *f, size_t count)
     f->bt = mnw_xrealloc(f->bt, cap * sizeof *f->bt);
     f->bn = mnw_xrealloc(f->bn, cap * sizeof *f->bn);
     f->bc = mnw_xrealloc(f->bc, cap * sizeof *f->bc);
+    f->kamb = mnw_xrealloc(f->kamb, cap * sizeof *f->kamb);
+    f->eed = mnw_xrealloc(f->eed, cap * sizeof *f->eed);
+    f->etau = mnw_xrealloc(f->etau, cap * sizeof *f->etau);
+    f->eidx = mnw_xrealloc(f->eidx, cap * sizeof *f->eidx);
+    f->eidx2 = mnw_xrealloc(f->eidx2, cap * sizeof *f->eidx2);
+    f->et = mnw_xrealloc(f->et, cap * sizeof *f->et);
+    f->en = mnw_xrealloc(f->en, cap * sizeof *f->en);
     f->ccap = cap;
+}
+
+/* Stage 2 for the pairs k = idx[0 .. m) (f->kamb[k] their ambiguity
+ * codes): the guided band (unless the lengths alone prove, ed_len), tau,
+ * and ED where the lengths do not decide (|na - nb| <= ED <= max(na, nb):
+ * a pair with |na - nb| > tau is pruned and one with tau >= max(na, nb)
+ * kept without it, the decision ED > tau being the same). Sets pruned[k]
+ * (only ever to 1) and the figures; returns the number it pruned. */
+static size_t stage2(mnw_prunec *f, const uint8_t *const *t, const int *n, const uint32_t *idx, size_t m,
+                     uint8_t *pruned, mnw_prunec_fig *figs, int full)
+{
+    const mnw_prune_plan *p = &f->p;
+    const int na = f->qlen, timing = (f->flags & MNW_PRUNEC_TIME) != 0;
+    double t0 = timing ? now() : 0.0;
+    size_t ne = 0, npr = 0;
+    for (size_t x = 0; x < m; x++) {
+        const size_t k = idx[x];
+        int32_t sg = MNW_PRUNEC_NONE;
+        if (!p->ed_len) sg = mnw_pedc_band(f->ped, t[k], n[k], f->sc.match, f->sc.mismatch, p->band_gap, f->isa);
+        const int64_t tau = mnw_prune_ed_tau(p, sg, f->kamb[k], na, n[k]);
+        const int64_t lo = na > n[k] ? na - n[k] : n[k] - na, hi = na > n[k] ? na : n[k];
+        if (figs) {
+            figs[k].sg = sg;
+            figs[k].tau = tau;
+        }
+        if (full || (lo <= tau && tau < hi)) {
+            f->eidx2[ne] = (uint32_t)k;
+            f->etau[ne] = tau;
+            f->et[ne] = t[k];
+            f->en[ne] = n[k];
+            ne++;
+        } else if (lo > tau) {
+            if (!pruned[k]) npr++;
+            pruned[k] = 1;
+            if (figs) figs[k].pruned = 1;
+        }
+    }
+    double t1 = timing ? now() : 0.0;
+    if (ne) mnw_pedc_ed(f->ped, f->et, f->en, ne, f->eed, f->isa);
+    for (size_t y = 0; y < ne; y++) {
+        const size_t k = f->eidx2[y];
+        if (figs) figs[k].ed = f->eed[y];
+        if (f->eed[y] > f->etau[y] && !pruned[k]) {
+            pruned[k] = 1;
+            npr++;
+        }
+        if (figs) figs[k].pruned = pruned[k];
+    }
+    if (timing) {
+        double t2 = now();
+        f->st.t_guided += t1 - t0;
+        f->st.t_ed += t2 - t1;
+    }
+    f->st.ed_pairs += m;
+    f->st.ed_runs += ne;
+    f->st.ed_pruned += npr;
+    return npr;
 }
 
 size_t mnw_prunec_run(mnw_prunec *f, const uint8_t *const *t, const int *n, size_t count, uint8_t *pruned,
@@ -428,8 +510,20 @@ size_t mnw_prunec_run(mnw_prunec *f, const uint8_t *const *t, const int *n, size
     double t0 = timing ? now() : 0.0;
     size_t nc = 0, npr = 0;
     for (size_t k = 0; k < count; k++) {
-        int32_t ambb;
-        const int32_t sh = count_target(f, t[k], n[k], &ambb), amb = f->qamb + ambb;
+        int32_t ambb = 0, sh = MNW_PRUNEC_NONE;
+        if (p->qgram)
+            sh = count_target(f, t[k], n[k], &ambb);
+        else
+            for (int x = 0; x < n[k]; x++) ambb += t[k][x] >= 4;
+        const int32_t amb = f->qamb + ambb;
+        f->kamb[k] = amb;
+        if (!p->qgram) { /* stage 1 is off: every pair goes to stage 2 */
+            pruned[k] = 0;
+            if (figs)
+                figs[k] = (mnw_prunec_fig){sh, amb, MNW_PRUNEC_NONE, MNW_PRUNEC_NONE, 0, MNW_PRUNEC_NONE, MNW_PRUNEC_NONE,
+                                           INT64_MIN, 0};
+            continue;
+        }
         const int lmin = na < n[k] ? na : n[k];
         int pr = 0;
         int64_t p0;
@@ -447,7 +541,9 @@ size_t mnw_prunec_run(mnw_prunec *f, const uint8_t *const *t, const int *n, size
         }
         pruned[k] = (uint8_t)pr;
         npr += (size_t)pr;
-        if (figs) figs[k] = (mnw_prunec_fig){sh, amb, MNW_PRUNEC_NONE, MNW_PRUNEC_NONE, p0, pr};
+        if (figs)
+            figs[k] = (mnw_prunec_fig){sh, amb, MNW_PRUNEC_NONE, MNW_PRUNEC_NONE, p0, MNW_PRUNEC_NONE, MNW_PRUNEC_NONE,
+                                       INT64_MIN, pr};
     }
     double t1 = timing ? now() : 0.0;
     size_t n2 = 0;
@@ -497,6 +593,12 @@ size_t mnw_prunec_run(mnw_prunec *f, const uint8_t *const *t, const int *n, size
         double t2 = now();
         f->st.t_count += t1 - t0;
         f->st.t_band += t2 - t1;
+    }
+    if (p->ed) { /* stage 2 for the pairs stage 1 kept (every pair with FULL) */
+        size_t m = 0;
+        for (size_t k = 0; k < count; k++)
+            if (full || !pruned[k]) f->eidx[m++] = (uint32_t)k;
+        npr += stage2(f, t, n, f->eidx, m, pruned, figs, full);
     }
     f->st.pairs += count;
     f->st.pruned += npr;

@@ -45,6 +45,7 @@
 
 #include "lib/prune.h"
 #include "lib/score.h"
+#include "workers/cpu/prune_ed_cpu.h"
 
 typedef struct mnw_prunec mnw_prunec;
 
@@ -56,6 +57,9 @@ typedef struct {
     int32_t amb;    /* ambiguity codes of a plus those of b */
     int32_t s0, s1; /* band scores around diagonal 0 and nb - na, or MNW_PRUNEC_NONE */
     int64_t p0;     /* the P0 of the decision (Lmin for a pair the pre-test kept) */
+    int32_t sg;     /* stage 2: the guided band's score, or MNW_PRUNEC_NONE */
+    int32_t ed;     /* stage 2: ED, or MNW_PRUNEC_NONE (the lengths decided, or no stage 2) */
+    int64_t tau;    /* stage 2: prune <=> ED > tau (lib/prune.h), or INT64_MIN */
     int pruned;     /* the decision */
 } mnw_prunec_fig;
 
@@ -66,6 +70,11 @@ typedef struct {
     uint64_t band1;  /* ... and around diagonal nb - na */
     double t_count;  /* seconds in the q-gram count (MNW_PRUNEC_TIME) */
     double t_band;   /* seconds in the bands and decisions (MNW_PRUNEC_TIME) */
+    uint64_t ed_pairs;  /* pairs that took stage 2 (the edit-distance bound) */
+    uint64_t ed_runs;   /* of them whose ED was computed (the lengths did not decide) */
+    uint64_t ed_pruned; /* of them pruned by stage 2 */
+    double t_guided;    /* seconds in the guides and guided bands (MNW_PRUNEC_TIME) */
+    double t_ed;        /* seconds in ED (MNW_PRUNEC_TIME) */
 } mnw_prunec_stats;
 
 enum {
