@@ -7,7 +7,7 @@
  * (DP on every pair) / (filter on every pair + DP on the kept ones).
  *
  * Usage: bench_prune FASTA [--cutoff D]... [--genes N] [--iddef NAME]
- *                    [--dp-pairs N] [--threads T]
+ *                    [--dp-pairs N] [--threads T] [--gpu-plan]
  *   --cutoff D    (repeatable; default 0.03 and 0.10)
  *   --genes N     the first N genes (default all)
  *   --iddef NAME  identity definition (default vsearch2); default scoring
@@ -15,6 +15,10 @@
  *   --threads T   filter threads (rows dealt round-robin; default 1): the
  *                 wall time and pairs/s of all of them, the ns/pair figures
  *                 are per thread (CPU time of the filter calls)
+ *   --gpu-plan    the plan of a run where GPU workers may take pairs: the
+ *                 q-gram stage alone (lib/prune.h); by default the CPU
+ *                 run's plan, with stage 2 (the edit-distance bound) where
+ *                 it is used, timed apart (guides and guided bands, ED)
  * Exit 0, or 2 (usage, input).
  */
 #include <pthread.h>
@@ -94,7 +98,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *idname = "vsearch2";
     double cuts[16];
-    int ncut = 0, threads = 1;
+    int ncut = 0, threads = 1, gpu_plan = 0;
     long genes = -1, dp_pairs = 20000;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--cutoff") && k + 1 < argc) {
@@ -108,6 +112,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[k], "--genes") && k + 1 < argc) genes = num(argv[++k], 2, 100000000, "--genes");
         else if (!strcmp(argv[k], "--dp-pairs") && k + 1 < argc) dp_pairs = num(argv[++k], 1, 1000000000, "--dp-pairs");
         else if (!strcmp(argv[k], "--threads") && k + 1 < argc) threads = (int)num(argv[++k], 1, 256, "--threads");
+        else if (!strcmp(argv[k], "--gpu-plan")) gpu_plan = 1;
         else if (!strcmp(argv[k], "--iddef") && k + 1 < argc) idname = argv[++k];
         else if (argv[k][0] != '-' && !path) path = argv[k];
         else usage();
@@ -172,7 +177,7 @@ int main(int argc, char **argv)
            (unsigned long long)acc, mnw_cpu_isa());
     for (int c = 0; c < ncut; c++) {
         mnw_prune_plan p;
-        if (mnw_prune_plan_make(&d, &sc, cuts[c], NULL, MNW_PRUNE_YES, 0, &p, &e)) {
+        if (mnw_prune_plan_make(&d, &sc, cuts[c], NULL, MNW_PRUNE_YES, gpu_plan, &p, &e)) {
             printf("cutoff %g: filter off: %s\n", cuts[c], e.msg);
             continue;
         }
@@ -185,8 +190,8 @@ int main(int argc, char **argv)
         }
         for (int k = 0; k < threads; k++) CHECK_PT(pthread_join(th[k], NULL));
         const double wall = mnw_now() - t0;
-        uint64_t pruned = 0, pairs = 0, b0 = 0, b1 = 0;
-        double tc = 0.0, tb = 0.0;
+        uint64_t pruned = 0, pairs = 0, b0 = 0, b1 = 0, e0 = 0, e1 = 0, e2 = 0;
+        double tc = 0.0, tb = 0.0, tg = 0.0, te = 0.0;
         for (int k = 0; k < threads; k++) {
             pruned += jb[k].pruned;
             pairs += jb[k].pairs;
@@ -194,8 +199,14 @@ int main(int argc, char **argv)
             b1 += jb[k].st.band1;
             tc += jb[k].st.t_count;
             tb += jb[k].st.t_band;
+            tg += jb[k].st.t_guided;
+            te += jb[k].st.t_ed;
+            e0 += jb[k].st.ed_pairs;
+            e1 += jb[k].st.ed_runs;
+            e2 += jb[k].st.ed_pruned;
         }
-        const double fns = 1e9 * (tc + tb) / (double)pairs;
+        const double fns = 1e9 * (tc + tb + tg + te) / (double)pairs;
+        printf("cutoff %g: plan %s\n", cuts[c], p.why);
         printf("cutoff %g: pairs %llu, pruned %llu (%.2f%%), band around diagonal 0 on %llu, around nb - na on %llu\n",
                cuts[c], (unsigned long long)pairs, (unsigned long long)pruned, 100.0 * (double)pruned / (double)pairs,
                (unsigned long long)b0, (unsigned long long)b1);
@@ -203,6 +214,13 @@ int main(int argc, char **argv)
                "%.0f ns per banded pair), %.0f pairs/s (wall %.3f s)\n",
                cuts[c], fns, 1e9 * tc / (double)pairs, 1e9 * tb / (double)pairs, b0 ? 1e9 * tb / (double)b0 : 0.0,
                (double)pairs / wall, wall);
+        if (p.ed)
+            printf("cutoff %g: edit-distance stage on %llu pairs (ED computed on %llu, the lengths decided the rest), "
+                   "pruned %llu; guides and guided bands %.0f, ED %.0f ns/pair over all pairs (%.0f, %.0f ns per "
+                   "pair of the stage)\n",
+                   cuts[c], (unsigned long long)e0, (unsigned long long)e1, (unsigned long long)e2,
+                   1e9 * tg / (double)pairs, 1e9 * te / (double)pairs, e0 ? 1e9 * tg / (double)e0 : 0.0,
+                   e0 ? 1e9 * te / (double)e0 : 0.0);
         const double full = dp_ns * (double)pairs, with = fns * (double)pairs + dp_ns * (double)(pairs - pruned);
         printf("cutoff %g: dp / filter per pair %.1fx, would-be speed-up (dp on all / (filter on all + dp on the "
                "kept)) %.2fx\n",

@@ -352,6 +352,7 @@ static int32_t band_rows_score(const uint8_t *a, int m, const uint8_t *b, int n,
  * once in a and once in b), the longest chain increasing in both, and the
  * band around the piecewise-linear line through them from (0, 0) to (m, n) */
 #define GK 12
+static int gstride = 1; /* (--gstride) only b's windows at multiples of it give hits */
 typedef struct {
     uint32_t w;
     int pos;
@@ -403,7 +404,7 @@ static int guide_of(const wpos *A, int nA, int m, const wpos *B, int nB, int n, 
         else { /* a's words are unique; b's may repeat (each its own hit) */
             pa[h] = A[x].pos;
             pb[h] = B[y].pos;
-            h++;
+            h += B[y].pos % gstride == 0;
             y++;
         }
     }
@@ -492,7 +493,9 @@ int main(int argc, char **argv)
                 perror(argv[k]);
                 exit(2);
             }
-        } else if (!strcmp(argv[k], "--no-slack"))
+        } else if (!strcmp(argv[k], "--gstride") && k + 1 < argc)
+            gstride = (int)strtol(argv[++k], NULL, 10);
+        else if (!strcmp(argv[k], "--no-slack"))
             no_slack = 1;
         else if (!strcmp(argv[k], "--gw") && k + 1 < argc && ngw < MAXW)
             gw_[ngw++] = (int)strtol(argv[++k], NULL, 10);

@@ -93,7 +93,7 @@ int mnw_ped_guide(const uint8_t *a, int na, const uint8_t *b, int nb, int32_t *c
             run++;
         } else
             run = 0;
-        if (run < MNW_PED_K) continue;
+        if (run < MNW_PED_K || (p - MNW_PED_K + 1) % MNW_PED_STRIDE) continue;
         uint32_t s = slot_of(v);
         while (pos[s] != -1 && key[s] != v) s = (s + 1) & (HSIZE - 1);
         if (pos[s] < 0) continue;

@@ -9,8 +9,9 @@
  *         codes' base sets overlap (vsearch's rule; seq.h codes)
  *   the guide: the words of MNW_PED_K bases of ACGT (windows inside runs
  *         of ACGT: a code >= 4 restarts the run) that occur once in a; the
- *         hits (pa, pb), one per window of b (position pb, in increasing
- *         order) whose word is one of them (pa its position in a); the
+ *         hits (pa, pb), one per window of b at a position pb that is a
+ *         multiple of MNW_PED_STRIDE (in increasing order) whose word is one
+ *         of them (pa its position in a); the
  *         longest chain of hits with pa and pb strictly increasing, found
  *         by patience sorting (a hit replaces the first tail whose pa is
  *         >= its own; ties cannot occur in pb); the points (0, 0), the
@@ -34,6 +35,7 @@
 #include <stdint.h>
 
 #define MNW_PED_K 12  /* the guide's word length */
+#define MNW_PED_STRIDE 4 /* the guide looks up b's windows at multiples of 4 (as good a chain, a quarter of the work) */
 #define MNW_PED_WL 16 /* the guided band: columns cen - WL .. cen + WR */
 #define MNW_PED_WR 15
 #define MNW_PED_BAND (MNW_PED_WL + 1 + MNW_PED_WR) /* 32 cells a row */

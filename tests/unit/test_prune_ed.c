@@ -131,7 +131,7 @@ int main(void)
                 tp[k] = bs[k];
             }
             mnw_pedc_query(w, a, na);
-            mnw_pedc_ed(w, tp, tn, (size_t)cnt, ed, isa);
+            mnw_pedc_ed(w, tp, tn, (size_t)cnt, NULL, ed, isa);
             for (int k = 0; k < cnt; k++, pairs++)
                 if (ed[k] != mnw_ped_ed(a, na, tp[k], tn[k])) {
                     if (bad < 3)
@@ -152,7 +152,7 @@ int main(void)
                 rn[j] = (int)mnw_seq_len(&S, (size_t)j);
             }
             mnw_pedc_query(w, qa, na);
-            mnw_pedc_ed(w, rt, rn, (size_t)G, red, isa);
+            mnw_pedc_ed(w, rt, rn, (size_t)G, NULL, red, isa);
             for (int j = 0; j < G; j++, pairs++)
                 if (red[j] != mnw_ped_ed(qa, na, rt[j], rn[j])) bad++;
         }
@@ -160,6 +160,40 @@ int main(void)
              ISA[isa], pairs, G, bad);
         free(a);
         for (int k = 0; k < 13; k++) free(bs[k]);
+    }
+
+    /* 2b. with a bound tau: ED where ED <= tau, > tau where ED > tau */
+    for (int isa = isa_lo; isa < 3; isa++) {
+        int bad = 0, pairs = 0, above = 0;
+        for (int i = 0; i < G; i++) {
+            const uint8_t *qa = mnw_seq_codes(&S, (size_t)i);
+            int na = (int)mnw_seq_len(&S, (size_t)i);
+            const uint8_t *rt[40];
+            int rn[40];
+            int32_t red[40], ref[40];
+            int64_t tau[40];
+            for (int j = 0; j < G; j++) {
+                rt[j] = mnw_seq_codes(&S, (size_t)j);
+                rn[j] = (int)mnw_seq_len(&S, (size_t)j);
+                ref[j] = mnw_ped_ed(qa, na, rt[j], rn[j]);
+                tau[j] = (int64_t)ref[j] - 60 + (int64_t)rnd(121); /* around ED, either side */
+                if (rnd(8) == 0) tau[j] = (int64_t)rnd(40) - 5;  /* below |na - nb| often, negative too */
+            }
+            mnw_pedc_query(w, qa, na);
+            mnw_pedc_ed(w, rt, rn, (size_t)G, tau, red, isa);
+            for (int j = 0; j < G; j++, pairs++) {
+                above += ref[j] > tau[j];
+                if ((ref[j] <= tau[j] && red[j] != ref[j]) || (ref[j] > tau[j] && red[j] <= tau[j])) {
+                    if (bad < 3)
+                        printf("# %s: pair %d/%d: ED %d, tau %lld, banded %d\n", ISA[isa], i, j, ref[j], (long long)tau[j],
+                               red[j]);
+                    bad++;
+                }
+            }
+        }
+        T_OK(bad == 0 && above > 100 && above < pairs - 100,
+             "mnw_pedc_ed (%s) with tau (Ukkonen's band) on every pair of %d real genes, tau drawn around ED: ED where <= tau, > tau where ED > tau (%d of %d above; %d wrong)",
+             ISA[isa], G, above, pairs, bad);
     }
 
     /* 3-5: the guided band and Theorem 2 on real pairs and built ones */
@@ -216,15 +250,18 @@ int main(void)
         for (int j = 0; j < nt; j++) mnw_aln_init(&out[j]), mnw_aln_init(&outa[j]), mnw_aln_init(&outn[j]);
         mnw_cpu_align(ws, &lin, qa, na, tp, tn, nt, out);
         mnw_cpu_align(wsa, &aff, qa, na, tp, tn, nt, outa);
-        int32_t ed[40];
+        int32_t ed[40], sgs[3][40];
         mnw_pedc_query(w, qa, na);
-        mnw_pedc_ed(w, tp, tn, (size_t)nt, ed, isa_lo);
+        mnw_pedc_ed(w, tp, tn, (size_t)nt, NULL, ed, isa_lo);
+        for (int isa = isa_lo; isa < 3; isa++) /* the whole row at once (four pairs a kernel call with AVX-512) */
+            mnw_pedc_bands(w, tp, tn, (size_t)nt, lin.match, lin.mismatch, lin.gap_open, isa, sgs[isa]);
         for (int j = 0; j < nt; j++) {
             mnw_ped_guide(qa, na, tp[j], tn[j], cen);
             const int32_t ref = mnw_ped_band(qa, na, tp[j], tn[j], cen, lin.match, lin.mismatch, lin.gap_open);
             const int32_t refa = mnw_ped_band(qa, na, tp[j], tn[j], cen, aff.match, aff.mismatch, aff.gap_open);
             bpairs++;
             for (int isa = isa_lo; isa < 3; isa++) {
+                if (sgs[isa][j] != ref) band_bad[isa]++;
                 if (mnw_pedc_band(w, tp[j], tn[j], lin.match, lin.mismatch, lin.gap_open, isa) != ref) band_bad[isa]++;
                 if (mnw_pedc_band(w, tp[j], tn[j], aff.match, aff.mismatch, aff.gap_open, isa) != refa) band_bad[isa]++;
             }
@@ -281,7 +318,7 @@ int main(void)
     }
     for (int isa = isa_lo; isa < 3; isa++)
         T_OK(band_bad[isa] == 0,
-             "mnw_pedc_band (%s) = mnw_ped_band over mnw_ped_guide's centres on %d pairs (780 real, 12 built, 200 random; linear and affine) (%d differ)",
+             "mnw_pedc_band and mnw_pedc_bands (a row at once) (%s) = mnw_ped_band over mnw_ped_guide's centres on %d pairs (780 real, 12 built, 200 random; linear and affine) (%d differ)",
              ISA[isa], bpairs, band_bad[isa]);
     T_OK(prem_bad == 0 && prem_n > 1500, "the guided band's score <= the optimal score on %d real and built pairs, linear and affine (%d above)",
          prem_n, prem_bad);

@@ -456,10 +456,16 @@ static size_t stage2(mnw_prunec *f, const uint8_t *const *t, const int *n, const
     const int na = f->qlen, timing = (f->flags & MNW_PRUNEC_TIME) != 0;
     double t0 = timing ? now() : 0.0;
     size_t ne = 0, npr = 0;
+    if (!p->ed_len) { /* the guided bands, four at once where AVX-512 is */
+        for (size_t x = 0; x < m; x++) {
+            f->et[x] = t[idx[x]];
+            f->en[x] = n[idx[x]];
+        }
+        mnw_pedc_bands(f->ped, f->et, f->en, m, f->sc.match, f->sc.mismatch, p->band_gap, f->isa, f->eed);
+    }
     for (size_t x = 0; x < m; x++) {
         const size_t k = idx[x];
-        int32_t sg = MNW_PRUNEC_NONE;
-        if (!p->ed_len) sg = mnw_pedc_band(f->ped, t[k], n[k], f->sc.match, f->sc.mismatch, p->band_gap, f->isa);
+        const int32_t sg = p->ed_len ? MNW_PRUNEC_NONE : f->eed[x];
         const int64_t tau = mnw_prune_ed_tau(p, sg, f->kamb[k], na, n[k]);
         const int64_t lo = na > n[k] ? na - n[k] : n[k] - na, hi = na > n[k] ? na : n[k];
         if (figs) {
@@ -479,7 +485,7 @@ static size_t stage2(mnw_prunec *f, const uint8_t *const *t, const int *n, const
         }
     }
     double t1 = timing ? now() : 0.0;
-    if (ne) mnw_pedc_ed(f->ped, f->et, f->en, ne, f->eed, f->isa);
+    if (ne) mnw_pedc_ed(f->ped, f->et, f->en, ne, full ? NULL : f->etau, f->eed, f->isa); /* FULL: the exact ED */
     for (size_t y = 0; y < ne; y++) {
         const size_t k = f->eidx2[y];
         if (figs) figs[k].ed = f->eed[y];

@@ -41,12 +41,16 @@
 #define BPAD 64
 #define BROW (BPAD + MNW_PED_BAND + BPAD)
 #define SMAX 60 /* |shift| read at most: farther rows do not overlap the band (32) */
-#define HBITS 14
-#define HSIZE (1 << HBITS)
+#define HMIN 4096 /* the guide's table: the next power of 2 >= 2 na slots, at least this */
 #define KMASK ((1u << (2 * MNW_PED_K)) - 1)
 #define TPAD 48 /* padding codes around a target in the band's copy */
+#define PB 4     /* the guided band's pairs at once (AVX-512) */
 
 typedef uint64_t vu __attribute__((vector_size(8 * L)));
+typedef struct {
+    uint32_t key;
+    int32_t pos;
+} hslot;
 typedef int32_t vi __attribute__((vector_size(64)));
 typedef uint8_t vb __attribute__((vector_size(16)));
 #define SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
@@ -58,16 +62,16 @@ struct mnw_pedc {
     /* the query and its guide table */
     const uint8_t *a;
     int na;
-    uint32_t *key;
-    int32_t *pos; /* -1 empty, -2 twice or more in a, else the position */
-    int32_t *qslots; /* slots in use, to clear */
-    int nq, qcap;
+    hslot *hash;  /* a's words: key, and pos -1 empty, -2 twice or more in a, else the position */
+    uint32_t hmask, hshift;
+    size_t hcap_slots;
+    uint16_t amask; /* the codes a holds: the pattern rows ED reads */
     /* per pair */
-    int32_t *hpa, *hpb, *prev, *tail, *cen;
+    int32_t *hpa, *hpb, *prev, *tail, *cen[PB]; /* cen: one guide a pair of a band group */
     int hcap, ccap;
-    uint8_t *bp;
-    int bcap;
-    int32_t r0[BROW], ra[BROW], rb[BROW];
+    uint8_t *bp[PB];
+    size_t bcap;
+    int32_t r0[PB * BROW], ra[BROW], rb[BROW];
     uint16_t rows[15]; /* the codes whose base sets overlap code x's: the pattern rows a code of b sets */
 };
 
@@ -75,9 +79,6 @@ mnw_pedc *mnw_pedc_new(void)
 {
     mnw_pedc *w = mnw_xmalloc(sizeof *w);
     memset(w, 0, sizeof *w);
-    w->key = mnw_xmalloc(HSIZE * sizeof *w->key);
-    w->pos = mnw_xmalloc(HSIZE * sizeof *w->pos);
-    for (int s = 0; s < HSIZE; s++) w->pos[s] = -1;
     for (int x = 0; x < 15; x++)
         for (int c = 0; c < 15; c++)
             if (mnw_ped_bases[x] & mnw_ped_bases[c]) w->rows[x] |= (uint16_t)(1u << c);
@@ -91,72 +92,101 @@ void mnw_pedc_free(mnw_pedc *w)
     free(w->lastm);
     free(w->pv);
     free(w->mv);
-    free(w->key);
-    free(w->pos);
-    free(w->qslots);
+    free(w->hash);
     free(w->hpa);
     free(w->hpb);
     free(w->prev);
     free(w->tail);
-    free(w->cen);
-    free(w->bp);
+    for (int x = 0; x < PB; x++) {
+        free(w->cen[x]);
+        free(w->bp[x]);
+    }
     free(w);
 }
 
-static uint32_t slot_of(uint32_t v) { return (v * 2654435761u) >> (32 - HBITS); }
+static inline uint32_t slot_of(const mnw_pedc *w, uint32_t v) { return (v * 2654435761u) >> w->hshift; }
 
 void mnw_pedc_query(mnw_pedc *w, const uint8_t *a, int na)
 {
-    for (int x = 0; x < w->nq; x++) w->pos[w->qslots[x]] = -1;
-    w->nq = 0;
+    size_t slots = HMIN;
+    while (slots < 2 * (size_t)na) slots *= 2;
+    if (slots > w->hcap_slots) {
+        free(w->hash);
+        w->hash = mnw_xmalloc(slots * sizeof *w->hash);
+        w->hcap_slots = slots;
+    }
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < slots) bits++;
+    w->hmask = (uint32_t)(slots - 1);
+    w->hshift = 32 - bits;
+    for (size_t x = 0; x < slots; x++) w->hash[x].pos = -1;
     w->a = a;
     w->na = na;
-    if (na > w->qcap) {
-        w->qslots = mnw_xrealloc(w->qslots, (size_t)na * sizeof *w->qslots);
-        w->qcap = na;
+    if (na + 1 > w->ccap) { /* the guides' centres, one a row */
+        for (int x = 0; x < PB; x++) w->cen[x] = mnw_xrealloc(w->cen[x], (size_t)(na + 1) * sizeof *w->cen[x]);
+        w->ccap = na + 1;
     }
+    uint16_t am = 0;
     uint32_t v = 0;
     int run = 0;
     for (int p = 0; p < na; p++) {
+        am |= (uint16_t)(1u << a[p]);
         if (a[p] < 4) {
             v = ((v << 2) | a[p]) & KMASK;
             run++;
         } else
             run = 0;
         if (run < MNW_PED_K) continue;
-        uint32_t s = slot_of(v);
-        while (w->pos[s] != -1 && w->key[s] != v) s = (s + 1) & (HSIZE - 1);
-        if (w->pos[s] == -1) {
-            w->key[s] = v;
-            w->pos[s] = p - MNW_PED_K + 1;
-            w->qslots[w->nq++] = (int32_t)s;
+        uint32_t s = slot_of(w, v);
+        while (w->hash[s].pos != -1 && w->hash[s].key != v) s = (s + 1) & w->hmask;
+        if (w->hash[s].pos == -1) {
+            w->hash[s].key = v;
+            w->hash[s].pos = p - MNW_PED_K + 1;
         } else
-            w->pos[s] = -2;
+            w->hash[s].pos = -2;
     }
+    w->amask = am;
 }
 
 /* ---- ED ---- */
 
+/* Columns j = 1..na; at column j only the words holding rows j + off_lo ..
+ * j + off_hi are computed (Ukkonen's band, below); lw[l] is lane l's last
+ * word. The first computed word takes +1 from above (the top row's delta
+ * when it is word 0); the score of a lane whose last word lies below the
+ * computed ones follows the last computed row (bit 63 of word whi). */
 #define ED_KERNEL(NAME, TARGET)                                                                                    \
     TARGET static void NAME(const uint8_t *restrict a, int na, const vu *restrict peq, int W,                       \
-                            const vu *restrict lastm, vu *restrict pv, vu *restrict mv, uint64_t *restrict out)     \
+                            const vu *restrict lastm, vu *restrict pv, vu *restrict mv, uint64_t *restrict out,     \
+                            int off_lo, int off_hi, const int *restrict lw)                                        \
     {                                                                                                              \
         const vu zero = {0}, one = zero + 1;                                                                       \
-        vu score;                                                                                                  \
+        vu score, deep = zero;                                                                                     \
         memcpy(&score, out, sizeof score);                                                                         \
         for (int x = 0; x < W; x++) {                                                                              \
             pv[x] = ~zero;                                                                                         \
             mv[x] = zero;                                                                                          \
         }                                                                                                          \
+        int whi_was = -1;                                                                                          \
         for (int j = 0; j < na; j++) {                                                                             \
+            const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;                                                    \
+            int wlo = lo <= 1 ? 0 : (lo - 1) / 64, whi = hi <= 1 ? 0 : (hi - 1) / 64;                              \
+            if (whi > W - 1) whi = W - 1;                                                                          \
+            if (wlo > whi) wlo = whi;                                                                              \
+            if (whi != whi_was) { /* the lanes whose last row lies below word whi */                              \
+                uint64_t d[L];                                                                                     \
+                for (int l = 0; l < L; l++) d[l] = lw[l] > whi ? (uint64_t)1 << 63 : 0;                            \
+                memcpy(&deep, d, sizeof deep);                                                                     \
+                whi_was = whi;                                                                                     \
+            }                                                                                                      \
             const vu *restrict eqr = peq + (size_t)a[j] * (size_t)W;                                               \
             vu hp = one, hm = zero;                                                                                \
-            for (int x = 0; x < W; x++) {                                                                          \
+            for (int x = wlo; x <= whi; x++) {                                                                     \
                 const vu Pv = pv[x], Mv = mv[x], E = eqr[x];                                                       \
                 const vu Xv = E | Mv, Eq = E | hm;                                                                 \
                 const vu Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;                                                        \
                 vu Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;                                                             \
-                const vu lm = lastm[x];                                                                            \
+                const vu lm = x == whi ? lastm[x] | deep : lastm[x];                                               \
                 score -= (vu)((Ph & lm) != 0); /* a comparison is -1 where true: +1 for Ph */                  \
                 score += (vu)((Mh & lm) != 0); /* -1 for Mh */                                                  \
                 const vu op = Ph >> 63, om = Mh >> 63;                                                             \
@@ -177,7 +207,7 @@ void mnw_pedc_query(mnw_pedc *w, const uint8_t *a, int na)
 ED_KERNEL(ed_avx512, T_AVX512)
 ED_KERNEL(ed_avx2, T_AVX2)
 ED_KERNEL(ed_base, T_BASE)
-typedef void (*ed_fn)(const uint8_t *, int, const vu *, int, const vu *, vu *, vu *, uint64_t *);
+typedef void (*ed_fn)(const uint8_t *, int, const vu *, int, const vu *, vu *, vu *, uint64_t *, int, int, const int *);
 static const ed_fn kern_ed[3] = {ed_avx512, ed_avx2, ed_base};
 
 static void ed_reserve(mnw_pedc *w, int W)
@@ -195,23 +225,53 @@ static void ed_reserve(mnw_pedc *w, int W)
 }
 
 
-static void ed_group(mnw_pedc *w, const uint8_t *const *t, const int *n, int count, int32_t *ed, int isa)
+/* Ukkonen's band: a path through cell (i, j) (row i of the pattern, m
+ * rows; column j of the text, n columns) costs at least |i - j| + |(m - i)
+ * - (n - j)|, so every path of cost <= tau keeps i - j within [min(0, d) -
+ * e, max(0, d) + e], d = m - n, e = floor((tau - |d|) / 2). Outside it the
+ * DP is given values no lower than the true ones (+1 deltas: the words
+ * above the band feed +1 into the first computed one; the words below
+ * keep their column-0 state, +1 a row, until the band reaches them), so
+ * every computed value is >= the true one and equal along every path of
+ * cost <= tau: the result is ED where ED <= tau, and > tau where ED > tau.
+ * The lanes of a group share the union of their bands. */
+static void ed_group(mnw_pedc *w, const uint8_t *const *t, const int *n, int count, const int64_t *tau, int32_t *ed,
+                     int isa)
 {
-    int W = 1;
-    for (int l = 0; l < count; l++)
+    const int na = w->na;
+    int W = 1, lw[L];
+    int64_t off_lo = INT64_MAX, off_hi = INT64_MIN;
+    for (int l = 0; l < L; l++) lw[l] = 0;
+    for (int l = 0; l < count; l++) {
         if ((n[l] + 63) / 64 > W) W = (n[l] + 63) / 64;
+        lw[l] = n[l] > 0 ? (n[l] - 1) / 64 : 0;
+        if (n[l] == 0) continue;
+        const int64_t d = (int64_t)n[l] - na, ad = d < 0 ? -d : d;
+        int64_t e = tau ? tau[l] - ad : INT64_MAX / 4;
+        if (e < 0) e = 0; /* ED > tau certainly (ED >= |d|): any band gives a value > tau */
+        e /= 2;
+        if (e > (int64_t)n[l] + na) e = (int64_t)n[l] + na;
+        const int64_t lo = (d < 0 ? d : 0) - e, hi = (d > 0 ? d : 0) + e;
+        if (lo < off_lo) off_lo = lo;
+        if (hi > off_hi) off_hi = hi;
+    }
+    if (off_lo == INT64_MAX) off_lo = off_hi = 0; /* only empty lanes */
     ed_reserve(w, W);
-    memset(w->peq, 0, (size_t)15 * (size_t)W * sizeof(vu));
+    /* only the rows of the codes a holds are read: only those are built */
+    for (int c = 0; c < 15; c++)
+        if (w->amask >> c & 1) memset(w->peq + (size_t)c * W, 0, (size_t)W * sizeof(vu));
     memset(w->lastm, 0, (size_t)W * sizeof(vu));
     uint64_t *pq = (uint64_t *)w->peq, *lm = (uint64_t *)w->lastm;
     uint64_t sc[L] = {0};
+    uint16_t rows_of[15];
+    for (int c = 0; c < 15; c++) rows_of[c] = w->rows[c] & w->amask;
     for (int l = 0; l < count; l++) {
         const uint8_t *b = t[l];
         const int nb = n[l];
         for (int i = 0; i < nb; i++) {
             const uint64_t bit = (uint64_t)1 << (i % 64);
             const int wd = i / 64;
-            uint16_t rows = w->rows[b[i]];
+            uint16_t rows = rows_of[b[i]];
             while (rows) {
                 const int c = __builtin_ctz(rows);
                 rows &= (uint16_t)(rows - 1);
@@ -221,21 +281,22 @@ static void ed_group(mnw_pedc *w, const uint8_t *const *t, const int *n, int cou
         sc[l] = (uint64_t)nb;
         if (nb > 0) lm[(size_t)((nb - 1) / 64) * L + l] = (uint64_t)1 << ((nb - 1) % 64);
     }
-    kern_ed[isa](w->a, w->na, w->peq, W, w->lastm, w->pv, w->mv, sc);
-    for (int l = 0; l < count; l++) ed[l] = n[l] == 0 ? w->na : (int32_t)(int64_t)sc[l];
+    kern_ed[isa](w->a, na, w->peq, W, w->lastm, w->pv, w->mv, sc, (int)off_lo, (int)off_hi, lw);
+    for (int l = 0; l < count; l++) ed[l] = n[l] == 0 ? na : (int32_t)(int64_t)sc[l];
 }
 
-void mnw_pedc_ed(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int32_t *ed, int isa)
+void mnw_pedc_ed(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, const int64_t *tau, int32_t *ed,
+                 int isa)
 {
     for (size_t k = 0; k < count; k += L) {
         const int c = count - k < L ? (int)(count - k) : L;
-        ed_group(w, t + k, n + k, c, ed + k, isa);
+        ed_group(w, t + k, n + k, c, tau ? tau + k : NULL, ed + k, isa);
     }
 }
 
 /* ---- the guide ---- */
 
-static void guide(mnw_pedc *w, const uint8_t *b, int nb)
+static void guide(mnw_pedc *w, const uint8_t *b, int nb, int32_t *cen_out)
 {
     const int na = w->na;
     if (nb > w->hcap) {
@@ -245,11 +306,9 @@ static void guide(mnw_pedc *w, const uint8_t *b, int nb)
         w->tail = mnw_xrealloc(w->tail, (size_t)nb * sizeof *w->tail);
         w->hcap = nb;
     }
-    if (na + 1 > w->ccap) {
-        w->cen = mnw_xrealloc(w->cen, (size_t)(na + 1) * sizeof *w->cen);
-        w->ccap = na + 1;
-    }
-    int32_t *hpa = w->hpa, *hpb = w->hpb, *prev = w->prev, *tail = w->tail, *cen = w->cen;
+    int32_t *hpa = w->hpa, *hpb = w->hpb, *prev = w->prev, *tail = w->tail, *cen = cen_out;
+    const hslot *restrict hash = w->hash; /* locals: the stores below cannot change them */
+    const uint32_t hmask = w->hmask, hshift = w->hshift;
     int h = 0, len = 0;
     uint32_t v = 0;
     int run = 0;
@@ -259,20 +318,24 @@ static void guide(mnw_pedc *w, const uint8_t *b, int nb)
             run++;
         } else
             run = 0;
-        if (run < MNW_PED_K) continue;
-        uint32_t s = slot_of(v);
-        while (w->pos[s] != -1 && w->key[s] != v) s = (s + 1) & (HSIZE - 1);
-        if (w->pos[s] < 0) continue;
-        const int32_t pa = w->pos[s];
+        if (run < MNW_PED_K || (p - MNW_PED_K + 1) % MNW_PED_STRIDE) continue;
+        uint32_t s = (v * 2654435761u) >> hshift;
+        while (hash[s].pos != -1 && hash[s].key != v) s = (s + 1) & hmask;
+        const int32_t pa = hash[s].pos;
+        if (pa < 0) continue;
         hpa[h] = pa;
         hpb[h] = p - MNW_PED_K + 1;
-        int lo = 0, hi = len;
-        while (lo < hi) {
-            int md = (lo + hi) / 2;
-            if (hpa[tail[md]] < pa)
-                lo = md + 1;
-            else
-                hi = md;
+        int lo;
+        if (len == 0 || hpa[tail[len - 1]] < pa) { /* the usual case: the chain grows at its end */
+            lo = len;
+        } else { /* the first tail whose pa is >= pa: a branch-free binary search */
+            lo = 0;
+            for (int step = len; step > 0;) {
+                const int half = step / 2;
+                const int go = hpa[tail[lo + half]] < pa;
+                lo = go ? lo + half + 1 : lo;
+                step = go ? step - half - 1 : half;
+            }
         }
         prev[h] = lo ? tail[lo - 1] : -1;
         tail[lo] = h;
@@ -283,7 +346,19 @@ static void guide(mnw_pedc *w, const uint8_t *b, int nb)
     int x = len ? tail[len - 1] : -1;
     for (;;) {
         const int r0 = x >= 0 ? hpa[x] : 0, c0 = x >= 0 ? hpb[x] : 0;
-        for (int r = r1; r > r0; r--) cen[r] = c0 + (int32_t)((int64_t)(r - r0) * (c1 - c0) / (r1 - r0));
+        if (r1 > r0) { /* cen[r] = c0 + floor((r - r0) dc / dr), stepped without a division a row */
+            const int dr = r1 - r0, dc = c1 - c0, q = dc / dr, rem = dc % dr;
+            int v = c0, frac = 0;
+            for (int r = r0 + 1; r <= r1; r++) {
+                v += q;
+                frac += rem;
+                if (frac >= dr) {
+                    frac -= dr;
+                    v++;
+                }
+                cen[r] = v;
+            }
+        }
         if (x < 0) break;
         r1 = r0;
         c1 = c0;
@@ -393,27 +468,217 @@ static void guide(mnw_pedc *w, const uint8_t *b, int nb)
         return best > allgap ? best : allgap;                                                                      \
     }
 
-BAND_KERNEL(band_avx512, T_AVX512)
+/* The same rows with AVX-512 intrinsics, the previous row kept in two
+ * registers: its cells at the shift s are picked by one two-source permute
+ * (lanes whose source lies outside the previous row's 32 cells take NEG,
+ * as the padding gives the generic code), and the horizontal moves by the
+ * generic code's scan. */
+#include <immintrin.h>
+__attribute__((target("avx512f"))) static inline void shifted(__m512i plo, __m512i phi, int s, __m512i iota,
+                                                               __m512i neg, __m512i *olo, __m512i *ohi)
+{
+    /* out[k] = prev[k + s] for 0 <= k + s < 32, else NEG */
+    const __m512i ilo = _mm512_add_epi32(iota, _mm512_set1_epi32(s)), ihi = _mm512_add_epi32(ilo, _mm512_set1_epi32(16));
+    const __m512i top = _mm512_set1_epi32(31);
+    const __mmask16 vlo = _mm512_cmpge_epi32_mask(ilo, _mm512_setzero_si512()) & _mm512_cmple_epi32_mask(ilo, top);
+    const __mmask16 vhi = _mm512_cmpge_epi32_mask(ihi, _mm512_setzero_si512()) & _mm512_cmple_epi32_mask(ihi, top);
+    *olo = _mm512_mask_mov_epi32(neg, vlo, _mm512_permutex2var_epi32(plo, ilo, phi));
+    *ohi = _mm512_mask_mov_epi32(neg, vhi, _mm512_permutex2var_epi32(plo, ihi, phi));
+}
+
+/* PB pairs of the query at once, row by row: independent chains the core
+ * overlaps (one pair's row is a chain of about 40 cycles of latency). */
+__attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restrict a, int na,
+                                                           const uint8_t *const *bps, const int *nbs,
+                                                           const int32_t *const *cens, int cnt, int ms, int mm, int g,
+                                                           int32_t *r0s, int32_t *out)
+{
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i neg = _mm512_set1_epi32(NEGB), gv = _mm512_set1_epi32(g), zero = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi32(1), four = _mm512_set1_epi32(4), sixteen = _mm512_set1_epi32(16);
+    const __m512i msv = _mm512_set1_epi32(ms), mmv = _mm512_set1_epi32(mm), last = _mm512_set1_epi32(15);
+    const __m512i g2 = _mm512_set1_epi32(2 * g), g4 = _mm512_set1_epi32(4 * g), g8 = _mm512_set1_epi32(8 * g);
+    const __m512i dec = _mm512_mullo_epi32(_mm512_add_epi32(iota, one), gv);
+    __m512i plo[PB], phi[PB], nbv[PB];
+    int32_t coln[PB];
+    int c0[PB];
+    for (int p = 0; p < PB; p++) {
+        const int q = p < cnt ? p : 0; /* lanes past cnt repeat pair 0, their results unused */
+        const int nb = nbs[q];
+        int32_t *r0 = r0s + (size_t)p * BROW;
+        /* row 0: exact everywhere (-g c for 0 <= c <= nb); the first row
+         * reads it from the buffer at shift 0 (cen[0] = cen[1]) */
+        for (int x = 0; x < BROW; x++) {
+            const int c = cens[q][0] - MNW_PED_WL + x - BPAD;
+            r0[x] = (c >= 0 && c <= nb) ? -g * c : NEGB;
+        }
+        plo[p] = _mm512_loadu_si512(r0 + BPAD);
+        phi[p] = _mm512_loadu_si512(r0 + BPAD + 16);
+        nbv[p] = _mm512_set1_epi32(nb);
+        coln[p] = -g * nb;
+        c0[p] = 0;
+    }
+    for (int r = 1; r <= na; r++) {
+        const int x = a[r - 1];
+        const __m512i xv = _mm512_set1_epi32(x);
+        const __m512i gr1 = _mm512_set1_epi32(-g * (r - 1)), gr = _mm512_set1_epi32(-g * r);
+        _Pragma("GCC unroll 4") for (int p = 0; p < PB; p++)
+        {
+            const int q = p < cnt ? p : 0;
+            const int32_t *cen = cens[q];
+            const uint8_t *bp = bps[q];
+            const int nb = nbs[q];
+            const int s = cen[r] - cen[r - 1];
+            const int cc = cen[r] - MNW_PED_WL;
+            c0[p] = cc;
+            const __m512i clo = _mm512_add_epi32(_mm512_set1_epi32(cc), iota), chi = _mm512_add_epi32(clo, sixteen);
+            __m512i dlo, dhi, ulo, uhi;
+            if (r == 1) { /* row 0 holds values outside the 32 cells too */
+                const int32_t *r0 = r0s + (size_t)p * BROW;
+                dlo = _mm512_loadu_si512(r0 + BPAD - 1);
+                dhi = _mm512_loadu_si512(r0 + BPAD + 15);
+                ulo = plo[p];
+                uhi = phi[p];
+            } else if (s > SMAX || s < -SMAX) {
+                dlo = dhi = ulo = uhi = neg;
+            } else {
+                shifted(plo[p], phi[p], s - 1, iota, neg, &dlo, &dhi);
+                shifted(plo[p], phi[p], s, iota, neg, &ulo, &uhi);
+            }
+            /* column 1's diagonal predecessor is column 0, exact: -g (r - 1) */
+            dlo = _mm512_mask_mov_epi32(dlo, _mm512_cmpeq_epi32_mask(clo, one), gr1);
+            dhi = _mm512_mask_mov_epi32(dhi, _mm512_cmpeq_epi32_mask(chi, one), gr1);
+            if (x < 4) {
+                const __m512i tlo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(bp + cc - 1)));
+                const __m512i thi = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(bp + cc + 15)));
+                const __m512i slo = _mm512_mask_blend_epi32(
+                    _mm512_cmpeq_epi32_mask(tlo, xv), _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(tlo, four), mmv), msv);
+                const __m512i shi = _mm512_mask_blend_epi32(
+                    _mm512_cmpeq_epi32_mask(thi, xv), _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(thi, four), mmv), msv);
+                dlo = _mm512_add_epi32(dlo, slo);
+                dhi = _mm512_add_epi32(dhi, shi);
+            }
+            const __m512i cn = _mm512_set1_epi32(coln[p]);
+            ulo = _mm512_mask_max_epi32(ulo, _mm512_cmpeq_epi32_mask(clo, nbv[p]), ulo, cn);
+            uhi = _mm512_mask_max_epi32(uhi, _mm512_cmpeq_epi32_mask(chi, nbv[p]), uhi, cn);
+            __m512i hlo = _mm512_max_epi32(dlo, _mm512_sub_epi32(ulo, gv));
+            __m512i hhi = _mm512_max_epi32(dhi, _mm512_sub_epi32(uhi, gv));
+            const __mmask16 outlo = _mm512_cmplt_epi32_mask(clo, one) | _mm512_cmpgt_epi32_mask(clo, nbv[p]);
+            const __mmask16 outhi = _mm512_cmplt_epi32_mask(chi, one) | _mm512_cmpgt_epi32_mask(chi, nbv[p]);
+            hlo = _mm512_mask_mov_epi32(hlo, outlo, neg);
+            hhi = _mm512_mask_mov_epi32(hhi, outhi, neg);
+            hlo = _mm512_mask_mov_epi32(hlo, _mm512_cmpeq_epi32_mask(clo, zero), gr); /* column 0: column 1's left */
+            if (cc == 1) hlo = _mm512_mask_max_epi32(hlo, 1, hlo, _mm512_set1_epi32(-g * r - g));
+            hlo = _mm512_max_epi32(hlo, neg);
+            hhi = _mm512_max_epi32(hhi, neg);
+            /* horizontal moves: H[k] = max over j <= k of H'[j] - g (k - j), a scan over the 32 cells */
+            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 15), gv));
+            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 15), gv));
+            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 14), g2));
+            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 14), g2));
+            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 12), g4));
+            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 12), g4));
+            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 8), g8));
+            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 8), g8));
+            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_permutexvar_epi32(last, hlo), dec));
+            hlo = _mm512_mask_mov_epi32(hlo, outlo, neg);
+            hhi = _mm512_mask_mov_epi32(hhi, outhi, neg);
+            int32_t cl = coln[p] - g;
+            const int kn = nb - cc;
+            if (nb >= 1 && kn >= 0 && kn < MNW_PED_BAND) {
+                const int32_t v = kn < 16 ? _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(kn), hlo)))
+                                          : _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(kn - 16), hhi)));
+                if (v > cl) cl = v;
+            }
+            coln[p] = cl < NEGB ? NEGB : cl;
+            plo[p] = hlo;
+            phi[p] = hhi;
+        }
+    }
+    for (int p = 0; p < cnt; p++) {
+        const int nb = nbs[p];
+        const int32_t allgap = -g * (na + nb);
+        int32_t v[MNW_PED_BAND];
+        _mm512_storeu_si512(v, plo[p]);
+        _mm512_storeu_si512(v + 16, phi[p]);
+        int32_t best = coln[p];
+        for (int k = 0; k < MNW_PED_BAND; k++) {
+            const int c = c0[p] + k;
+            if (c >= 1 && c <= nb && v[k] - g * (nb - c) > best) best = v[k] - g * (nb - c);
+        }
+        out[p] = best > allgap ? best : allgap;
+    }
+}
 BAND_KERNEL(band_avx2, T_AVX2)
 BAND_KERNEL(band_base, T_BASE)
 typedef int32_t (*band_fn)(const uint8_t *, int, const uint8_t *, int, const int32_t *, int, int, int, int32_t *,
                            int32_t *, int32_t *);
-static const band_fn kern_band[3] = {band_avx512, band_avx2, band_base};
+static const band_fn kern_band[3] = {NULL, band_avx2, band_base};
+
+/* b with TPAD + 32 padding codes (15: scores 0) on each side, so that a
+ * row's window reads bp[c - 1] for every column it can name */
+static void padded_reserve(mnw_pedc *w, int nbmax)
+{
+    const size_t need = (size_t)nbmax + 2 * TPAD + 2 * MNW_PED_BAND;
+    if (need > w->bcap) {
+        for (int x = 0; x < PB; x++) {
+            free(w->bp[x]);
+            w->bp[x] = mnw_xmalloc(need);
+        }
+        w->bcap = need;
+    }
+}
+
+/* (padded_reserve came first, for the longest target of the call) */
+static const uint8_t *padded(mnw_pedc *w, int slot, const uint8_t *b, int nb)
+{
+    const size_t need = (size_t)nb + 2 * TPAD + 2 * MNW_PED_BAND;
+    memset(w->bp[slot], 15, need);
+    memcpy(w->bp[slot] + TPAD + MNW_PED_BAND, b, (size_t)nb);
+    return w->bp[slot] + TPAD + MNW_PED_BAND;
+}
+
+void mnw_pedc_bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
+                    int isa, int32_t *out)
+{
+    const int na = w->na;
+    int nbmax = 0;
+    for (size_t k = 0; k < count; k++)
+        if (n[k] > nbmax) nbmax = n[k];
+    padded_reserve(w, nbmax);
+    for (size_t k = 0; k < count;) {
+        const uint8_t *bps[PB];
+        const int32_t *cens[PB];
+        int nbs[PB], cnt = 0;
+        size_t idx[PB];
+        /* up to PB pairs that need the band (empty ones are the all-gap path) */
+        while (k < count && cnt < (isa == 0 ? PB : 1)) {
+            if (na == 0 || n[k] == 0) {
+                out[k] = -gap * (na + n[k]);
+                k++;
+                continue;
+            }
+            guide(w, t[k], n[k], w->cen[cnt]);
+            bps[cnt] = padded(w, cnt, t[k], n[k]);
+            cens[cnt] = w->cen[cnt];
+            nbs[cnt] = n[k];
+            idx[cnt] = k;
+            cnt++;
+            k++;
+        }
+        if (!cnt) continue;
+        if (isa == 0) {
+            int32_t o[PB];
+            band_avx512(w->a, na, bps, nbs, cens, cnt, ms, mm, gap, w->r0, o);
+            for (int p = 0; p < cnt; p++) out[idx[p]] = o[p];
+        } else
+            out[idx[0]] = kern_band[isa](w->a, na, bps[0], nbs[0], cens[0], ms, mm, gap, w->r0, w->ra, w->rb);
+    }
+}
 
 int32_t mnw_pedc_band(mnw_pedc *w, const uint8_t *b, int nb, int ms, int mm, int gap, int isa)
 {
-    const int na = w->na;
-    if (na == 0 || nb == 0) return -gap * (na + nb);
-    guide(w, b, nb);
-    /* b with TPAD padding codes (15: scores 0) on each side: bp[c - 1] for
-     * every column a row's window can name (c0 - 1 >= -TPAD + ...) */
-    const int need = nb + 2 * TPAD + 2 * MNW_PED_BAND;
-    if (need > w->bcap) {
-        free(w->bp);
-        w->bp = mnw_xmalloc((size_t)need);
-        w->bcap = need;
-    }
-    memset(w->bp, 15, (size_t)need);
-    memcpy(w->bp + TPAD + MNW_PED_BAND, b, (size_t)nb);
-    return kern_band[isa](w->a, na, w->bp + TPAD + MNW_PED_BAND, nb, w->cen, ms, mm, gap, w->r0, w->ra, w->rb);
+    int32_t o;
+    mnw_pedc_bands(w, &b, &nb, 1, ms, mm, gap, isa, &o);
+    return o;
 }

@@ -35,11 +35,18 @@ void mnw_pedc_free(mnw_pedc *w);
 void mnw_pedc_query(mnw_pedc *w, const uint8_t *a, int na);
 
 /* ed[k] = ED(a, t[k]) for k < count (any count; lanes of MNW_PEDC_LANES
- * inside). */
-void mnw_pedc_ed(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int32_t *ed, int isa);
+ * inside). With tau (may be NULL: the exact ED everywhere): ed[k] is ED
+ * where ED <= tau[k], and some value > tau[k] where ED > tau[k] (only the
+ * band of diagonals a path of cost <= tau[k] can use is computed). */
+void mnw_pedc_ed(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, const int64_t *tau, int32_t *ed,
+                 int isa);
 
 /* The guided band's score SG of (a, b) (lib/prune_ed.h), linear gap cost
  * gap a column. */
 int32_t mnw_pedc_band(mnw_pedc *w, const uint8_t *b, int nb, int ms, int mm, int gap, int isa);
+/* The same for count targets: out[k] = SG of (a, t[k]) (AVX-512: four pairs
+ * at once). */
+void mnw_pedc_bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
+                    int isa, int32_t *out);
 
 #endif
