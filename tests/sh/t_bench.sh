@@ -44,9 +44,29 @@ check "bench_finish --threads 0: refused (exit 2)" '[ $rc -eq 2 ] && grep -q "th
 # figures), so its pruned counts must equal prune_proto's on the same genes
 check "bench_prune was built by make test-build" '[ -x "$BUILD/bench/bench_prune" ]'
 awk '/^>/{n++} n>60{exit} {print}' "$TDATA/16s-200.fa" > s60.fa
-"$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 >bprune.txt 2>&1
+"$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 --gpu-plan >bprune.txt 2>&1
 rc=$?
-check "bench_prune on 60 real genes at 0.03 and 0.10, 2 threads: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' bprune.txt | tail -5
+check "bench_prune --gpu-plan (the q-gram stage alone) on 60 real genes at 0.03 and 0.10, 2 threads: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' bprune.txt | tail -5
+"$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 >bprune2.txt 2>&1
+rc=$?
+check "bench_prune with stage 2 (the edit-distance bound) at 0.03 and 0.10: exit 0, at least the q-gram stage's pruned, its line's figures sane (ED on at most the stage's pairs, pruned at most those, filter = count + band + guided + ED)" \
+    '[ $rc -eq 0 ] && python3 - bprune.txt bprune2.txt <<"PY"
+import re, sys
+a, b = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+for cut in ("0.03", "0.1"):
+    pa = int(re.search(r"^cutoff %s: pairs \d+, pruned (\d+)" % re.escape(cut), a, re.M).group(1))
+    pb = int(re.search(r"^cutoff %s: pairs \d+, pruned (\d+)" % re.escape(cut), b, re.M).group(1))
+    assert pb >= pa, (cut, pa, pb)
+    assert re.search(r"^cutoff %s: plan on .*, the edit-distance bound" % re.escape(cut), b, re.M), b
+    m = re.search(r"^cutoff %s: edit-distance stage on (\d+) pairs \(ED computed on (\d+), .*\), pruned (\d+); "
+                  r"guides and guided bands (\d+), ED (\d+) ns/pair over all pairs" % re.escape(cut), b, re.M)
+    assert m, b
+    on, ran, pr, tg, te = (int(x) for x in m.groups())
+    assert ran <= on and pr <= on and pb - pa <= pr, (on, ran, pr, pa, pb)
+    f = re.search(r"^cutoff %s: filter (\d+) ns/pair \(q-gram count (\d+), bands and decisions (\d+)" % re.escape(cut), b, re.M)
+    tot, cnt, band = (int(x) for x in f.groups())
+    assert abs(cnt + band + tg + te - tot) <= 3, (tot, cnt, band, tg, te)
+PY' || sed 's/^/#   /' bprune2.txt | tail -8
 for cut in 0.03 0.10; do
     "$BUILD/bench/prune_proto" s60.fa --cutoff $cut --dp-pairs 10 >pp$cut.txt 2>&1
 done
