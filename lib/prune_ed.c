@@ -140,6 +140,12 @@ int mnw_ped_guide(const uint8_t *a, int na, const uint8_t *b, int nb, int32_t *c
 int32_t mnw_ped_band(const uint8_t *a, int na, const uint8_t *b, int nb, const int32_t *cen, int ms, int mm,
                      int gap)
 {
+    return mnw_ped_band_w(a, na, b, nb, cen, ms, mm, gap, MNW_PED_WL, MNW_PED_WR);
+}
+
+int32_t mnw_ped_band_w(const uint8_t *a, int na, const uint8_t *b, int nb, const int32_t *cen, int ms, int mm,
+                       int gap, int wl, int wr)
+{
     const int32_t g = gap, allgap = -g * (na + nb);
     if (na == 0 || nb == 0) return allgap;
     int32_t *prev = mnw_xmalloc((size_t)(nb + 1) * sizeof(int32_t)), *cur = mnw_xmalloc((size_t)(nb + 1) * sizeof(int32_t));
@@ -147,7 +153,7 @@ int32_t mnw_ped_band(const uint8_t *a, int na, const uint8_t *b, int nb, const i
     int plo = 0, phi = nb;
     int32_t coln = -g * nb, best = allgap;
     for (int r = 1; r <= na; r++) {
-        int lo = cen[r] - MNW_PED_WL, hi = cen[r] + MNW_PED_WR;
+        int lo = cen[r] - wl, hi = cen[r] + wr;
         if (lo < 1) lo = 1;
         if (hi > nb) hi = nb;
         const int x = a[r - 1];

@@ -55,5 +55,14 @@ int mnw_ped_guide(const uint8_t *a, int na, const uint8_t *b, int nb, int32_t *c
 /* SG for the centres cen[1..na]. */
 int32_t mnw_ped_band(const uint8_t *a, int na, const uint8_t *b, int nb, const int32_t *cen, int ms, int mm,
                      int gap);
+/* The same band with columns cen[r] - wl .. cen[r] + wr. A narrower band
+ * on the same centres holds a subset of the paths, so its score is never
+ * above SG, and the tau it gives never below SG's: a pair whose ED exceeds
+ * the narrow band's tau exceeds SG's (the CPU's first pass, 16 cells:
+ * MNW_PED_NL, MNW_PED_NR). */
+int32_t mnw_ped_band_w(const uint8_t *a, int na, const uint8_t *b, int nb, const int32_t *cen, int ms, int mm,
+                       int gap, int wl, int wr);
+#define MNW_PED_NL 8
+#define MNW_PED_NR 7
 
 #endif

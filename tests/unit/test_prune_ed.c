@@ -218,7 +218,7 @@ int main(void)
     bn[10] = mutate(g0, n0, built[10], 12);
     memcpy(built[11], g0 + 600, (size_t)(n0 - 600)), memcpy(built[11] + n0 - 600, g0, 600), bn[11] = n0; /* rotated */
 
-    int band_bad[3] = {0, 0, 0}, bpairs = 0, prem_bad = 0, prem_n = 0;
+    int band_bad[3] = {0, 0, 0}, bpairs = 0, prem_bad = 0, prem_n = 0, narrow_n = 0, narrow_bad = 0;
     int thm_bad = 0, thm_pruned[3] = {0, 0, 0}, thm_beyond[3] = {0, 0, 0};
     const double cuts[3] = {0.05, 0.10, 0.15};
     mnw_cpu_ws *ws = mnw_cpu_ws_new(), *wsa = mnw_cpu_ws_new();
@@ -255,6 +255,8 @@ int main(void)
         mnw_pedc_ed(w, tp, tn, (size_t)nt, NULL, ed, isa_lo);
         for (int isa = isa_lo; isa < 3; isa++) /* the whole row at once (four pairs a kernel call with AVX-512) */
             mnw_pedc_bands(w, tp, tn, (size_t)nt, lin.match, lin.mismatch, lin.gap_open, isa, sgs[isa]);
+        int32_t nar[40];
+        const int have_narrow = mnw_pedc_narrow(w, tp, tn, (size_t)nt, lin.match, lin.mismatch, lin.gap_open, isa_lo, nar);
         for (int j = 0; j < nt; j++) {
             mnw_ped_guide(qa, na, tp[j], tn[j], cen);
             const int32_t ref = mnw_ped_band(qa, na, tp[j], tn[j], cen, lin.match, lin.mismatch, lin.gap_open);
@@ -264,6 +266,12 @@ int main(void)
                 if (sgs[isa][j] != ref) band_bad[isa]++;
                 if (mnw_pedc_band(w, tp[j], tn[j], lin.match, lin.mismatch, lin.gap_open, isa) != ref) band_bad[isa]++;
                 if (mnw_pedc_band(w, tp[j], tn[j], aff.match, aff.mismatch, aff.gap_open, isa) != refa) band_bad[isa]++;
+            }
+            if (have_narrow) { /* the first pass's narrow band: the reference's, and never above the wide one */
+                const int32_t rn = mnw_ped_band_w(qa, na, tp[j], tn[j], cen, lin.match, lin.mismatch, lin.gap_open,
+                                                  MNW_PED_NL, MNW_PED_NR);
+                narrow_n++;
+                if (nar[j] != rn || rn > ref) narrow_bad++;
             }
             prem_n += 2;
             if (ref > out[j].score) prem_bad++;
@@ -320,6 +328,10 @@ int main(void)
         T_OK(band_bad[isa] == 0,
              "mnw_pedc_band and mnw_pedc_bands (a row at once) (%s) = mnw_ped_band over mnw_ped_guide's centres on %d pairs (780 real, 12 built, 200 random; linear and affine) (%d differ)",
              ISA[isa], bpairs, band_bad[isa]);
+    if (isa_lo == 0)
+        T_OK(narrow_bad == 0 && narrow_n == 792,
+             "mnw_pedc_narrow (avx512, 16 cells) = mnw_ped_band_w(8, 7) and <= the 32-cell band's score on %d real and built pairs (%d wrong)",
+             narrow_n, narrow_bad);
     T_OK(prem_bad == 0 && prem_n > 1500, "the guided band's score <= the optimal score on %d real and built pairs, linear and affine (%d above)",
          prem_n, prem_bad);
     T_OK(thm_bad == 0 && thm_pruned[1] > 0,

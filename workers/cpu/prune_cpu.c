@@ -158,7 +158,8 @@ struct mnw_prunec {
     /* stage 2 (the edit-distance bound): its workspace, per call the pairs
      * that take it, their amb, tau and ED */
     mnw_pedc *ped;
-    int32_t *kamb, *eed;
+    int32_t *kamb, *eed, *sgn, *ked; /* ked[k]: pair k's ED when the first pass found it <= its tauN, else -1 */
+    uint32_t *eidx3;
     int64_t *etau;
     uint32_t *eidx, *eidx2;
     const uint8_t **et;
@@ -206,6 +207,9 @@ void mnw_prunec_free(mnw_prunec *f)
     mnw_pedc_free(f->ped);
     free(f->kamb);
     free(f->eed);
+    free(f->sgn);
+    free(f->ked);
+    free(f->eidx3);
     free(f->etau);
     free(f->eidx);
     free(f->eidx2);
@@ -435,6 +439,9 @@ static void grow(mnw_prunec *f, size_t count)
     f->bc = mnw_xrealloc(f->bc, cap * sizeof *f->bc);
     f->kamb = mnw_xrealloc(f->kamb, cap * sizeof *f->kamb);
     f->eed = mnw_xrealloc(f->eed, cap * sizeof *f->eed);
+    f->sgn = mnw_xrealloc(f->sgn, cap * sizeof *f->sgn);
+    f->ked = mnw_xrealloc(f->ked, cap * sizeof *f->ked);
+    f->eidx3 = mnw_xrealloc(f->eidx3, cap * sizeof *f->eidx3);
     f->etau = mnw_xrealloc(f->etau, cap * sizeof *f->etau);
     f->eidx = mnw_xrealloc(f->eidx, cap * sizeof *f->eidx);
     f->eidx2 = mnw_xrealloc(f->eidx2, cap * sizeof *f->eidx2);
@@ -454,8 +461,59 @@ static size_t stage2(mnw_prunec *f, const uint8_t *const *t, const int *n, const
 {
     const mnw_prune_plan *p = &f->p;
     const int na = f->qlen, timing = (f->flags & MNW_PRUNEC_TIME) != 0;
-    double t0 = timing ? now() : 0.0;
-    size_t ne = 0, npr = 0;
+    double t0 = timing ? now() : 0.0, tp1 = 0.0;
+    size_t ne = 0, npr = 0, runs = 0;
+    const size_t m_all = m;
+    if (!full && !p->ed_len) {
+        /* the first pass: the narrow band (16 cells) gives tauN >= tau (a
+         * narrower band on the same guide, lib/prune_ed.h), so ED > tauN
+         * proves what ED > tau would, and the pairs it settles skip the
+         * 32-cell band; the others go on as if it had not run */
+        for (size_t x = 0; x < m; x++) {
+            f->et[x] = t[idx[x]];
+            f->en[x] = n[idx[x]];
+        }
+        if (mnw_pedc_narrow(f->ped, f->et, f->en, m, f->sc.match, f->sc.mismatch, p->band_gap, f->isa, f->sgn)) {
+            size_t m2 = 0;
+            for (size_t x = 0; x < m; x++) {
+                const size_t k = idx[x];
+                const int64_t tn = mnw_prune_ed_tau(p, f->sgn[x], f->kamb[k], na, n[k]);
+                const int64_t lo = na > n[k] ? na - n[k] : n[k] - na, hi = na > n[k] ? na : n[k];
+                if (lo > tn) {
+                    pruned[k] = 1;
+                    npr++;
+                    if (figs) figs[k].pruned = 1;
+                } else if (tn < hi) {
+                    f->eidx2[ne] = (uint32_t)k;
+                    f->etau[ne] = tn;
+                    f->et[ne] = t[k];
+                    f->en[ne] = n[k];
+                    ne++;
+                } else {
+                    f->ked[k] = -1;
+                    f->eidx3[m2++] = (uint32_t)k;
+                }
+            }
+            double ta = timing ? now() : 0.0;
+            if (ne) mnw_pedc_ed(f->ped, f->et, f->en, ne, f->etau, f->eed, f->isa);
+            for (size_t y = 0; y < ne; y++) {
+                const size_t k = f->eidx2[y];
+                if (f->eed[y] > f->etau[y]) {
+                    pruned[k] = 1;
+                    npr++;
+                    if (figs) figs[k].pruned = 1;
+                } else { /* ED <= tauN: exact (Ukkonen's band), kept for the second pass */
+                    f->ked[k] = f->eed[y];
+                    f->eidx3[m2++] = (uint32_t)k;
+                }
+            }
+            runs += ne;
+            ne = 0;
+            if (timing) tp1 = now() - ta; /* ED's share of the first pass */
+            idx = f->eidx3;
+            m = m2;
+        }
+    }
     if (!p->ed_len) { /* the guided bands, four at once where AVX-512 is */
         for (size_t x = 0; x < m; x++) {
             f->et[x] = t[idx[x]];
@@ -472,7 +530,13 @@ static size_t stage2(mnw_prunec *f, const uint8_t *const *t, const int *n, const
             figs[k].sg = sg;
             figs[k].tau = tau;
         }
-        if (full || (lo <= tau && tau < hi)) {
+        if (!full && idx == f->eidx3 && f->ked[k] >= 0) { /* ED known from the first pass */
+            if (f->ked[k] > tau) {
+                pruned[k] = 1;
+                npr++;
+                if (figs) figs[k].pruned = 1;
+            }
+        } else if (full || (lo <= tau && tau < hi)) {
             f->eidx2[ne] = (uint32_t)k;
             f->etau[ne] = tau;
             f->et[ne] = t[k];
@@ -497,11 +561,11 @@ static size_t stage2(mnw_prunec *f, const uint8_t *const *t, const int *n, const
     }
     if (timing) {
         double t2 = now();
-        f->st.t_guided += t1 - t0;
-        f->st.t_ed += t2 - t1;
+        f->st.t_guided += t1 - t0 - tp1;
+        f->st.t_ed += t2 - t1 + tp1;
     }
-    f->st.ed_pairs += m;
-    f->st.ed_runs += ne;
+    f->st.ed_pairs += m_all;
+    f->st.ed_runs += runs + ne;
     f->st.ed_pruned += npr;
     return npr;
 }

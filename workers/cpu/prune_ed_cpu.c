@@ -609,6 +609,105 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
         out[p] = best > allgap ? best : allgap;
     }
 }
+/* The first pass's narrow band (lib/prune_ed.h: columns cen[r] - 8 ..
+ * cen[r] + 7, 16 cells, one register a pair), four pairs in lockstep; the
+ * same steps as band_avx512 on one half. */
+#define NW16 (MNW_PED_NL + 1 + MNW_PED_NR)
+__attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *restrict a, int na,
+                                                             const uint8_t *const *bps, const int *nbs,
+                                                             const int32_t *const *cens, int cnt, int ms, int mm,
+                                                             int g, int32_t *r0s, int32_t *out)
+{
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i neg = _mm512_set1_epi32(NEGB), gv = _mm512_set1_epi32(g), zero = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi32(1), four = _mm512_set1_epi32(4), top = _mm512_set1_epi32(NW16 - 1);
+    const __m512i msv = _mm512_set1_epi32(ms), mmv = _mm512_set1_epi32(mm);
+    const __m512i g2 = _mm512_set1_epi32(2 * g), g4 = _mm512_set1_epi32(4 * g), g8 = _mm512_set1_epi32(8 * g);
+    __m512i prv[PB], nbv[PB];
+    int32_t coln[PB];
+    int c0[PB];
+    for (int p = 0; p < PB; p++) {
+        const int q = p < cnt ? p : 0;
+        const int nb = nbs[q];
+        int32_t *r0 = r0s + (size_t)p * BROW;
+        for (int x = 0; x < BROW; x++) {
+            const int c = cens[q][0] - MNW_PED_NL + x - BPAD;
+            r0[x] = (c >= 0 && c <= nb) ? -g * c : NEGB;
+        }
+        prv[p] = _mm512_loadu_si512(r0 + BPAD);
+        nbv[p] = _mm512_set1_epi32(nb);
+        coln[p] = -g * nb;
+        c0[p] = 0;
+    }
+    for (int r = 1; r <= na; r++) {
+        const int x = a[r - 1];
+        const __m512i xv = _mm512_set1_epi32(x);
+        const __m512i gr1 = _mm512_set1_epi32(-g * (r - 1)), gr = _mm512_set1_epi32(-g * r);
+        _Pragma("GCC unroll 4") for (int p = 0; p < PB; p++)
+        {
+            const int q = p < cnt ? p : 0;
+            const int32_t *cen = cens[q];
+            const uint8_t *bp = bps[q];
+            const int nb = nbs[q];
+            const int s = cen[r] - cen[r - 1];
+            const int cc = cen[r] - MNW_PED_NL;
+            c0[p] = cc;
+            const __m512i cv = _mm512_add_epi32(_mm512_set1_epi32(cc), iota);
+            __m512i d, u;
+            if (r == 1) {
+                d = _mm512_loadu_si512(r0s + (size_t)p * BROW + BPAD - 1);
+                u = prv[p];
+            } else if (s > SMAX || s < -SMAX) {
+                d = u = neg;
+            } else { /* prev[k + s - 1] and prev[k + s], NEG off the previous row's 16 cells */
+                const __m512i id = _mm512_add_epi32(iota, _mm512_set1_epi32(s - 1)), iu = _mm512_add_epi32(id, one);
+                const __mmask16 vd = _mm512_cmpge_epi32_mask(id, zero) & _mm512_cmple_epi32_mask(id, top);
+                const __mmask16 vu_ = _mm512_cmpge_epi32_mask(iu, zero) & _mm512_cmple_epi32_mask(iu, top);
+                d = _mm512_mask_permutexvar_epi32(neg, vd, id, prv[p]);
+                u = _mm512_mask_permutexvar_epi32(neg, vu_, iu, prv[p]);
+            }
+            d = _mm512_mask_mov_epi32(d, _mm512_cmpeq_epi32_mask(cv, one), gr1);
+            if (x < 4) {
+                const __m512i t = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(bp + cc - 1)));
+                d = _mm512_add_epi32(d, _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(t, xv),
+                                                                _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(t, four), mmv), msv));
+            }
+            u = _mm512_mask_max_epi32(u, _mm512_cmpeq_epi32_mask(cv, nbv[p]), u, _mm512_set1_epi32(coln[p]));
+            __m512i h = _mm512_max_epi32(d, _mm512_sub_epi32(u, gv));
+            const __mmask16 out_ = _mm512_cmplt_epi32_mask(cv, one) | _mm512_cmpgt_epi32_mask(cv, nbv[p]);
+            h = _mm512_mask_mov_epi32(h, out_, neg);
+            h = _mm512_mask_mov_epi32(h, _mm512_cmpeq_epi32_mask(cv, zero), gr);
+            if (cc == 1) h = _mm512_mask_max_epi32(h, 1, h, _mm512_set1_epi32(-g * r - g));
+            h = _mm512_max_epi32(h, neg);
+            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 15), gv));
+            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 14), g2));
+            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 12), g4));
+            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 8), g8));
+            h = _mm512_mask_mov_epi32(h, out_, neg);
+            int32_t cl = coln[p] - g;
+            const int kn = nb - cc;
+            if (nb >= 1 && kn >= 0 && kn < NW16) {
+                const int32_t v = _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(kn), h)));
+                if (v > cl) cl = v;
+            }
+            coln[p] = cl < NEGB ? NEGB : cl;
+            prv[p] = h;
+        }
+    }
+    for (int p = 0; p < cnt; p++) {
+        const int nb = nbs[p];
+        const int32_t allgap = -g * (na + nb);
+        int32_t v[16];
+        _mm512_storeu_si512(v, prv[p]);
+        int32_t best = coln[p];
+        for (int k = 0; k < NW16; k++) {
+            const int c = c0[p] + k;
+            if (c >= 1 && c <= nb && v[k] - g * (nb - c) > best) best = v[k] - g * (nb - c);
+        }
+        out[p] = best > allgap ? best : allgap;
+    }
+}
+
 BAND_KERNEL(band_avx2, T_AVX2)
 BAND_KERNEL(band_base, T_BASE)
 typedef int32_t (*band_fn)(const uint8_t *, int, const uint8_t *, int, const int32_t *, int, int, int, int32_t *,
@@ -638,8 +737,25 @@ static const uint8_t *padded(mnw_pedc *w, int slot, const uint8_t *b, int nb)
     return w->bp[slot] + TPAD + MNW_PED_BAND;
 }
 
+static void bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
+                  int isa, int narrow, int32_t *out);
+
 void mnw_pedc_bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
                     int isa, int32_t *out)
+{
+    bands(w, t, n, count, ms, mm, gap, isa, 0, out);
+}
+
+int mnw_pedc_narrow(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
+                    int isa, int32_t *out)
+{
+    if (isa != 0) return 0;
+    bands(w, t, n, count, ms, mm, gap, isa, 1, out);
+    return 1;
+}
+
+static void bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
+                  int isa, int narrow, int32_t *out)
 {
     const int na = w->na;
     int nbmax = 0;
@@ -669,7 +785,10 @@ void mnw_pedc_bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t c
         if (!cnt) continue;
         if (isa == 0) {
             int32_t o[PB];
-            band_avx512(w->a, na, bps, nbs, cens, cnt, ms, mm, gap, w->r0, o);
+            if (narrow)
+                narrow_avx512(w->a, na, bps, nbs, cens, cnt, ms, mm, gap, w->r0, o);
+            else
+                band_avx512(w->a, na, bps, nbs, cens, cnt, ms, mm, gap, w->r0, o);
             for (int p = 0; p < cnt; p++) out[idx[p]] = o[p];
         } else
             out[idx[0]] = kern_band[isa](w->a, na, bps[0], nbs[0], cens[0], ms, mm, gap, w->r0, w->ra, w->rb);

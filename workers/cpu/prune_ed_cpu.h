@@ -48,5 +48,10 @@ int32_t mnw_pedc_band(mnw_pedc *w, const uint8_t *b, int nb, int ms, int mm, int
  * at once). */
 void mnw_pedc_bands(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
                     int isa, int32_t *out);
+/* The narrow band's score (lib/prune_ed.h: 16 cells, mnw_ped_band_w with
+ * MNW_PED_NL, MNW_PED_NR) for the same targets: AVX-512 only (isa 0);
+ * returns 0 (out untouched) for another instruction set. */
+int mnw_pedc_narrow(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, int ms, int mm, int gap,
+                    int isa, int32_t *out);
 
 #endif
