@@ -468,6 +468,30 @@ static void guide(mnw_pedc *w, const uint8_t *b, int nb, int32_t *cen_out)
         return best > allgap ? best : allgap;                                                                      \
     }
 
+/* Row 0's buffer for a band whose slot 0 is column cen0 - wl: exact
+ * everywhere (-g c for 0 <= c <= nb), the padding included. */
+static void row0_fill(int32_t *r0, int cen0, int wl, int nb, int g)
+{
+    for (int x = 0; x < BROW; x++) {
+        const int c = cen0 - wl + x - BPAD;
+        r0[x] = (c >= 0 && c <= nb) ? -g * c : NEGB;
+    }
+}
+
+/* The band's score from its last row v[0 .. width) (slot 0 = column c0)
+ * and column nb's best (coln): leave through row na to the right, or the
+ * all-gap path. */
+static int32_t band_best(const int32_t *v, int width, int c0, int na, int nb, int32_t coln, int g)
+{
+    const int32_t allgap = -g * (na + nb);
+    int32_t best = coln;
+    for (int k = 0; k < width; k++) {
+        const int c = c0 + k;
+        if (c >= 1 && c <= nb && v[k] - g * (nb - c) > best) best = v[k] - g * (nb - c);
+    }
+    return best > allgap ? best : allgap;
+}
+
 /* The same rows with AVX-512 intrinsics, the previous row kept in two
  * registers: its cells at the shift s are picked by one two-source permute
  * (lanes whose source lies outside the previous row's 32 cells take NEG,
@@ -506,12 +530,7 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
         const int q = p < cnt ? p : 0; /* lanes past cnt repeat pair 0, their results unused */
         const int nb = nbs[q];
         int32_t *r0 = r0s + (size_t)p * BROW;
-        /* row 0: exact everywhere (-g c for 0 <= c <= nb); the first row
-         * reads it from the buffer at shift 0 (cen[0] = cen[1]) */
-        for (int x = 0; x < BROW; x++) {
-            const int c = cens[q][0] - MNW_PED_WL + x - BPAD;
-            r0[x] = (c >= 0 && c <= nb) ? -g * c : NEGB;
-        }
+        row0_fill(r0, cens[q][0], MNW_PED_WL, nb, g); /* the first row reads it at shift 0 (cen[0] = cen[1]) */
         plo[p] = _mm512_loadu_si512(r0 + BPAD);
         phi[p] = _mm512_loadu_si512(r0 + BPAD + 16);
         nbv[p] = _mm512_set1_epi32(nb);
@@ -596,17 +615,10 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
         }
     }
     for (int p = 0; p < cnt; p++) {
-        const int nb = nbs[p];
-        const int32_t allgap = -g * (na + nb);
         int32_t v[MNW_PED_BAND];
         _mm512_storeu_si512(v, plo[p]);
         _mm512_storeu_si512(v + 16, phi[p]);
-        int32_t best = coln[p];
-        for (int k = 0; k < MNW_PED_BAND; k++) {
-            const int c = c0[p] + k;
-            if (c >= 1 && c <= nb && v[k] - g * (nb - c) > best) best = v[k] - g * (nb - c);
-        }
-        out[p] = best > allgap ? best : allgap;
+        out[p] = band_best(v, MNW_PED_BAND, c0[p], na, nbs[p], coln[p], g);
     }
 }
 /* The first pass's narrow band (lib/prune_ed.h: columns cen[r] - 8 ..
@@ -630,10 +642,7 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
         const int q = p < cnt ? p : 0;
         const int nb = nbs[q];
         int32_t *r0 = r0s + (size_t)p * BROW;
-        for (int x = 0; x < BROW; x++) {
-            const int c = cens[q][0] - MNW_PED_NL + x - BPAD;
-            r0[x] = (c >= 0 && c <= nb) ? -g * c : NEGB;
-        }
+        row0_fill(r0, cens[q][0], MNW_PED_NL, nb, g);
         prv[p] = _mm512_loadu_si512(r0 + BPAD);
         nbv[p] = _mm512_set1_epi32(nb);
         coln[p] = -g * nb;
@@ -695,16 +704,9 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
         }
     }
     for (int p = 0; p < cnt; p++) {
-        const int nb = nbs[p];
-        const int32_t allgap = -g * (na + nb);
         int32_t v[16];
         _mm512_storeu_si512(v, prv[p]);
-        int32_t best = coln[p];
-        for (int k = 0; k < NW16; k++) {
-            const int c = c0[p] + k;
-            if (c >= 1 && c <= nb && v[k] - g * (nb - c) > best) best = v[k] - g * (nb - c);
-        }
-        out[p] = best > allgap ? best : allgap;
+        out[p] = band_best(v, NW16, c0[p], na, nbs[p], coln[p], g);
     }
 }
 
