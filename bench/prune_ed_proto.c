@@ -28,8 +28,8 @@
  *             must catch (exit 1)
  * Every pair is aligned (mnw's CPU aligner, counts mode, one thread) and
  * checked: the run fails (exit 1) if a pair within D is proved beyond or a
- * band scores above the optimal score. The bit-vector ED is checked against
- * a plain DP on 400 random pairs first. Exit 0, 1, 2 (usage, input).
+ * band scores above the optimal score. ED is lib/prune_ed.c's mnw_ped_ed
+ * (test_prune_ed checks it against a plain DP). Exit 0, 1, 2 (usage, input).
  */
 #include <math.h>
 #include <stdint.h>
@@ -41,6 +41,7 @@
 #include "lib/fasta.h"
 #include "lib/identity.h"
 #include "lib/prune.h"
+#include "lib/prune_ed.h"
 #include "lib/score.h"
 #include "lib/util.h"
 #include "workers/cpu/nw_cpu.h"
@@ -51,120 +52,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static const uint8_t base_set[MNW_NCODES] = {1, 2, 4, 8, 5, 10, 6, 9, 12, 3, 14, 13, 11, 7, 15};
-
-/* ---- global unit-cost ED, Myers' bit vectors in 64-bit blocks ---- */
-typedef struct {
-    uint64_t *peq, *pv, *mv;
-    int cap;
-} ed_ws;
-
-static void ed_peq(ed_ws *e, const uint8_t *p, int m)
-{
-    int W = (m + 63) / 64;
-    if (W < 1) W = 1;
-    if (W > e->cap) {
-        free(e->peq);
-        free(e->pv);
-        free(e->mv);
-        e->peq = mnw_xmalloc((size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
-        e->pv = mnw_xmalloc((size_t)W * sizeof(uint64_t));
-        e->mv = mnw_xmalloc((size_t)W * sizeof(uint64_t));
-        e->cap = W;
-    }
-    memset(e->peq, 0, (size_t)MNW_NCODES * (size_t)W * sizeof(uint64_t));
-    for (int i = 0; i < m; i++)
-        for (int c = 0; c < MNW_NCODES; c++)
-            if (base_set[p[i]] & base_set[c]) e->peq[(size_t)c * W + i / 64] |= (uint64_t)1 << (i % 64);
-}
-
-/* D[m][n] of the global unit-cost DP: D[i][0] = i, D[0][j] = j. */
-static int ed_global(ed_ws *e, int m, const uint8_t *t, int n)
-{
-    if (m == 0) return n;
-    const int W = (m + 63) / 64;
-    const uint64_t top = (uint64_t)1 << ((m - 1) % 64);
-    for (int w = 0; w < W; w++) {
-        e->pv[w] = ~(uint64_t)0;
-        e->mv[w] = 0;
-    }
-    int score = m;
-    for (int j = 0; j < n; j++) {
-        const uint64_t *eqc = e->peq + (size_t)t[j] * W;
-        int hin = 1; /* D[0][j+1] - D[0][j] = +1: the text's start costs */
-        for (int w = 0; w < W; w++) {
-            uint64_t Pv = e->pv[w], Mv = e->mv[w], Eq = eqc[w];
-            uint64_t Xv = Eq | Mv;
-            if (hin < 0) Eq |= 1;
-            uint64_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-            uint64_t Ph = Mv | ~(Xh | Pv);
-            uint64_t Mh = Pv & Xh;
-            uint64_t hb = w == W - 1 ? top : (uint64_t)1 << 63;
-            int hout = (Ph & hb) ? 1 : (Mh & hb) ? -1 : 0;
-            Ph <<= 1;
-            Mh <<= 1;
-            if (hin < 0)
-                Mh |= 1;
-            else if (hin > 0)
-                Ph |= 1;
-            e->pv[w] = Mh | ~(Xv | Ph);
-            e->mv[w] = Ph & Xv;
-            hin = hout;
-        }
-        score += hin;
-    }
-    return score;
-}
-
-static int ed_plain(const uint8_t *p, int m, const uint8_t *t, int n)
-{
-    int *col = mnw_xmalloc((size_t)(m + 1) * sizeof(int));
-    for (int i = 0; i <= m; i++) col[i] = i;
-    for (int j = 1; j <= n; j++) {
-        int diag = col[0];
-        col[0] = j;
-        for (int i = 1; i <= m; i++) {
-            int up = col[i];
-            int v = diag + !(base_set[p[i - 1]] & base_set[t[j - 1]]);
-            if (up + 1 < v) v = up + 1;
-            if (col[i - 1] + 1 < v) v = col[i - 1] + 1;
-            diag = up;
-            col[i] = v;
-        }
-    }
-    int r = col[m];
-    free(col);
-    return r;
-}
-
-static void ed_selftest(void)
-{
-    ed_ws e = {0};
-    uint8_t p[300], t[300];
-    unsigned x = 12345;
-    for (int k = 0; k < 400; k++) {
-        x = x * 1103515245u + 12345u;
-        int m = (int)((x >> 8) % 200), n = (int)((x >> 16) % 200);
-        for (int i = 0; i < m; i++) {
-            x = x * 1103515245u + 12345u;
-            p[i] = (uint8_t)((x >> 10) % 50 == 0 ? 4 + (x >> 20) % 11 : (x >> 12) % 4);
-        }
-        for (int i = 0; i < n; i++) {
-            x = x * 1103515245u + 12345u;
-            t[i] = i < m && (x >> 9) % 5 ? p[i] : (uint8_t)((x >> 12) % 4);
-        }
-        ed_peq(&e, p, m);
-        int a = ed_global(&e, m, t, n), b = ed_plain(p, m, t, n);
-        if (a != b) {
-            fprintf(stderr, "prune_ed_proto: self-test: m %d n %d: bit-vector %d, DP %d\n", m, n, a, b);
-            exit(1);
-        }
-    }
-    free(e.peq);
-    free(e.pv);
-    free(e.mv);
 }
 
 /* ---- a band alignment's score, scalar: every path inside the diagonals
@@ -514,7 +401,6 @@ int main(int argc, char **argv)
         ws_[nw++] = 16;
         ws_[nw++] = 64;
     }
-    ed_selftest();
     mnw_seqset set;
     mnw_seqset_init(&set);
     mnw_err e;
@@ -540,7 +426,6 @@ int main(int argc, char **argv)
     mnw_eqtab eqt;
     mnw_eqtab_of(&idd, &eqt);
     mnw_cpu_ws_figures(cws, &eqt);
-    ed_ws ew = {0};
     int32_t *hp = mnw_xmalloc((size_t)(2 * 1000 + 4) * sizeof(int32_t));
     int32_t *hc = mnw_xmalloc((size_t)(2 * 1000 + 4) * sizeof(int32_t));
 
@@ -603,7 +488,6 @@ int main(int argc, char **argv)
         double t2 = now();
         t_dp += t1 - t0;
         t_q += t2 - t1;
-        ed_peq(&ew, a, na);
         for (int j = 0; j < i; j++) {
             int nbb = tn[j];
             double dist = 1.0 - mnw_identity_fig(&idd, &out[j].fig, (size_t)na, (size_t)nbb);
@@ -620,7 +504,7 @@ int main(int argc, char **argv)
             double slack = (double)(cg > cx ? cg - cx : 0) * delta * (double)Lmin + (double)(cx > ca ? cx - ca : 0) * (double)A;
             if (no_slack) slack = 0.0; /* (tests) a wrong bound, which the check must catch */
             double ta = now();
-            int64_t ed = ed_global(&ew, na, tp[j], nbb);
+            int64_t ed = mnw_ped_ed(a, na, tp[j], nbb); /* lib/prune_ed.c: test_prune_ed checks it against a plain DP */
             t_ed += now() - ta;
             int64_t lhs = cg * ed;
             int any = 0;

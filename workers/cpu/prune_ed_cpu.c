@@ -510,6 +510,23 @@ __attribute__((target("avx512f"))) static inline void shifted(__m512i plo, __m51
     *ohi = _mm512_mask_mov_epi32(neg, vhi, _mm512_permutex2var_epi32(plo, ihi, phi));
 }
 
+/* The substitution scores of the query's base xv (< 4) against the 16 target
+ * codes at bp[0 .. 16): ms where equal, mm for another base, 0 for an
+ * ambiguity code or the padding. */
+__attribute__((target("avx512f"))) static inline __m512i subst16(const uint8_t *bp, __m512i xv, __m512i msv,
+                                                                  __m512i mmv)
+{
+    const __m512i t = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)bp));
+    return _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(t, xv),
+                                   _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(t, _mm512_set1_epi32(4)), mmv), msv);
+}
+
+/* Lane k (0 <= k < 16) of v. */
+__attribute__((target("avx512f"))) static inline int32_t lane16(__m512i v, int k)
+{
+    return _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(k), v)));
+}
+
 /* PB pairs of the query at once, row by row: independent chains the core
  * overlaps (one pair's row is a chain of about 40 cycles of latency). */
 __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restrict a, int na,
@@ -519,7 +536,7 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
 {
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i neg = _mm512_set1_epi32(NEGB), gv = _mm512_set1_epi32(g), zero = _mm512_setzero_si512();
-    const __m512i one = _mm512_set1_epi32(1), four = _mm512_set1_epi32(4), sixteen = _mm512_set1_epi32(16);
+    const __m512i one = _mm512_set1_epi32(1), sixteen = _mm512_set1_epi32(16);
     const __m512i msv = _mm512_set1_epi32(ms), mmv = _mm512_set1_epi32(mm), last = _mm512_set1_epi32(15);
     const __m512i g2 = _mm512_set1_epi32(2 * g), g4 = _mm512_set1_epi32(4 * g), g8 = _mm512_set1_epi32(8 * g);
     const __m512i dec = _mm512_mullo_epi32(_mm512_add_epi32(iota, one), gv);
@@ -568,14 +585,8 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
             dlo = _mm512_mask_mov_epi32(dlo, _mm512_cmpeq_epi32_mask(clo, one), gr1);
             dhi = _mm512_mask_mov_epi32(dhi, _mm512_cmpeq_epi32_mask(chi, one), gr1);
             if (x < 4) {
-                const __m512i tlo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(bp + cc - 1)));
-                const __m512i thi = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(bp + cc + 15)));
-                const __m512i slo = _mm512_mask_blend_epi32(
-                    _mm512_cmpeq_epi32_mask(tlo, xv), _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(tlo, four), mmv), msv);
-                const __m512i shi = _mm512_mask_blend_epi32(
-                    _mm512_cmpeq_epi32_mask(thi, xv), _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(thi, four), mmv), msv);
-                dlo = _mm512_add_epi32(dlo, slo);
-                dhi = _mm512_add_epi32(dhi, shi);
+                dlo = _mm512_add_epi32(dlo, subst16(bp + cc - 1, xv, msv, mmv));
+                dhi = _mm512_add_epi32(dhi, subst16(bp + cc + 15, xv, msv, mmv));
             }
             const __m512i cn = _mm512_set1_epi32(coln[p]);
             ulo = _mm512_mask_max_epi32(ulo, _mm512_cmpeq_epi32_mask(clo, nbv[p]), ulo, cn);
@@ -605,8 +616,7 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
             int32_t cl = coln[p] - g;
             const int kn = nb - cc;
             if (nb >= 1 && kn >= 0 && kn < MNW_PED_BAND) {
-                const int32_t v = kn < 16 ? _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(kn), hlo)))
-                                          : _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(kn - 16), hhi)));
+                const int32_t v = kn < 16 ? lane16(hlo, kn) : lane16(hhi, kn - 16);
                 if (v > cl) cl = v;
             }
             coln[p] = cl < NEGB ? NEGB : cl;
@@ -632,7 +642,7 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
 {
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i neg = _mm512_set1_epi32(NEGB), gv = _mm512_set1_epi32(g), zero = _mm512_setzero_si512();
-    const __m512i one = _mm512_set1_epi32(1), four = _mm512_set1_epi32(4), top = _mm512_set1_epi32(NW16 - 1);
+    const __m512i one = _mm512_set1_epi32(1), top = _mm512_set1_epi32(NW16 - 1);
     const __m512i msv = _mm512_set1_epi32(ms), mmv = _mm512_set1_epi32(mm);
     const __m512i g2 = _mm512_set1_epi32(2 * g), g4 = _mm512_set1_epi32(4 * g), g8 = _mm512_set1_epi32(8 * g);
     __m512i prv[PB], nbv[PB];
@@ -676,11 +686,7 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
                 u = _mm512_mask_permutexvar_epi32(neg, vu_, iu, prv[p]);
             }
             d = _mm512_mask_mov_epi32(d, _mm512_cmpeq_epi32_mask(cv, one), gr1);
-            if (x < 4) {
-                const __m512i t = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(bp + cc - 1)));
-                d = _mm512_add_epi32(d, _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(t, xv),
-                                                                _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(t, four), mmv), msv));
-            }
+            if (x < 4) d = _mm512_add_epi32(d, subst16(bp + cc - 1, xv, msv, mmv));
             u = _mm512_mask_max_epi32(u, _mm512_cmpeq_epi32_mask(cv, nbv[p]), u, _mm512_set1_epi32(coln[p]));
             __m512i h = _mm512_max_epi32(d, _mm512_sub_epi32(u, gv));
             const __mmask16 out_ = _mm512_cmplt_epi32_mask(cv, one) | _mm512_cmpgt_epi32_mask(cv, nbv[p]);
@@ -696,7 +702,7 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
             int32_t cl = coln[p] - g;
             const int kn = nb - cc;
             if (nb >= 1 && kn >= 0 && kn < NW16) {
-                const int32_t v = _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(kn), h)));
+                const int32_t v = lane16(h, kn);
                 if (v > cl) cl = v;
             }
             coln[p] = cl < NEGB ? NEGB : cl;
