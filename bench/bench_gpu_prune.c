@@ -44,12 +44,13 @@ static double now(void)
 static double run(mnw_gpu *g, uint64_t np, uint8_t *dec)
 {
     mnw_err e;
-    uint64_t next = 0, done = 0, i = 1, j = 0, base[2] = {0, 0};
-    mnw_gpu_fbatch *fill = NULL, *held[2] = {NULL, NULL};
+    uint64_t next = 0, done = 0, i = 1, j = 0, base[MNW_GPU_FBATCHES] = {0};
+    mnw_gpu_fbatch *fill = NULL, *held[MNW_GPU_FBATCHES] = {NULL};
     const double t0 = now();
     while (done < np) {
         if (!fill && next < np && (fill = mnw_gpu_fbatch_get(g)) != NULL) {
-            const int h = held[0] ? 1 : 0;
+            int h = 0;
+            while (held[h]) h++;
             held[h] = fill;
             base[h] = next;
             while (next < np && mnw_gpu_fbatch_add(fill, (uint32_t)i, (uint32_t)j) == 1) {
@@ -71,7 +72,9 @@ static double run(mnw_gpu *g, uint64_t np, uint8_t *dec)
             return -1;
         }
         if (rc == 1) {
-            const int h = held[0] == d ? 0 : 1, cnt = mnw_gpu_fbatch_count(d);
+            int h = 0;
+            while (held[h] != d) h++;
+            const int cnt = mnw_gpu_fbatch_count(d);
             memcpy(dec + base[h], mnw_gpu_fbatch_pruned(d), (size_t)cnt);
             done += (uint64_t)cnt;
             held[h] = NULL;
@@ -139,7 +142,7 @@ int main(int argc, char **argv)
         const char *comma = strchr(c, ',');
         c = comma ? comma + 1 : c + strlen(c);
         mnw_prune_plan plan;
-        if (mnw_prune_plan_make(&d, &sc, cut, NULL, MNW_PRUNE_YES, 1, &plan, &e)) {
+        if (mnw_prune_plan_make(&d, &sc, cut, NULL, MNW_PRUNE_YES, &plan, &e)) {
             printf("%-7.3f no plan: %s\n", cut, e.msg);
             continue;
         }

@@ -7,7 +7,7 @@
  * (DP on every pair) / (filter on every pair + DP on the kept ones).
  *
  * Usage: bench_prune FASTA [--cutoff D]... [--genes N] [--iddef NAME]
- *                    [--dp-pairs N] [--threads T] [--gpu-plan]
+ *                    [--dp-pairs N] [--threads T] [--no-ed]
  *   --cutoff D    (repeatable; default 0.03 and 0.10)
  *   --genes N     the first N genes (default all)
  *   --iddef NAME  identity definition (default vsearch2); default scoring
@@ -15,10 +15,10 @@
  *   --threads T   filter threads (rows dealt round-robin; default 1): the
  *                 wall time and pairs/s of all of them, the ns/pair figures
  *                 are per thread (CPU time of the filter calls)
- *   --gpu-plan    the plan of a run where GPU workers may take pairs: the
- *                 q-gram stage alone (lib/prune.h); by default the CPU
- *                 run's plan, with stage 2 (the edit-distance bound) where
- *                 it is used, timed apart (guides and guided bands, ED)
+ *   --no-ed       the q-gram stage alone (stage 2 taken out of the plan);
+ *                 by default the run's plan, with stage 2 (the
+ *                 edit-distance bound) where it is used, timed apart
+ *                 (guides and guided bands, ED)
  * Exit 0, or 2 (usage, input).
  */
 #include <pthread.h>
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *idname = "vsearch2";
     double cuts[16];
-    int ncut = 0, threads = 1, gpu_plan = 0;
+    int ncut = 0, threads = 1, no_ed = 0;
     long genes = -1, dp_pairs = 20000;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--cutoff") && k + 1 < argc) {
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[k], "--genes") && k + 1 < argc) genes = num(argv[++k], 2, 100000000, "--genes");
         else if (!strcmp(argv[k], "--dp-pairs") && k + 1 < argc) dp_pairs = num(argv[++k], 1, 1000000000, "--dp-pairs");
         else if (!strcmp(argv[k], "--threads") && k + 1 < argc) threads = (int)num(argv[++k], 1, 256, "--threads");
-        else if (!strcmp(argv[k], "--gpu-plan")) gpu_plan = 1;
+        else if (!strcmp(argv[k], "--no-ed")) no_ed = 1;
         else if (!strcmp(argv[k], "--iddef") && k + 1 < argc) idname = argv[++k];
         else if (argv[k][0] != '-' && !path) path = argv[k];
         else usage();
@@ -177,10 +177,15 @@ int main(int argc, char **argv)
            (unsigned long long)acc, mnw_cpu_isa());
     for (int c = 0; c < ncut; c++) {
         mnw_prune_plan p;
-        if (mnw_prune_plan_make(&d, &sc, cuts[c], NULL, MNW_PRUNE_YES, gpu_plan, &p, &e)) {
+        if (mnw_prune_plan_make(&d, &sc, cuts[c], NULL, MNW_PRUNE_YES, &p, &e)) {
             printf("cutoff %g: filter off: %s\n", cuts[c], e.msg);
             continue;
         }
+        if (no_ed && !p.qgram) {
+            printf("cutoff %g: filter off: --no-ed, and the q-gram bound is not used at this cutoff\n", cuts[c]);
+            continue;
+        }
+        if (no_ed) p.ed = 0;
         job *jb = mnw_xcalloc((size_t)threads, sizeof *jb);
         pthread_t *th = mnw_xmalloc((size_t)threads * sizeof *th);
         double t0 = mnw_now();

@@ -416,10 +416,10 @@ int main(int argc, char **argv)
     const int64_t cg = ms + 2 * g, cx = 2 * (ms - mm), ca = 2 * ms;
     const double Dp = D + 1e-9, delta = Dp / (1.0 - Dp);
     mnw_prune_plan plan;
-    const int qgram_ok = mnw_prune_plan_make(&idd, &sc, D, NULL, MNW_PRUNE_YES, 1, &plan, &e) == 0;
+    const int qgram_ok = mnw_prune_plan_make(&idd, &sc, D, NULL, MNW_PRUNE_YES, &plan, &e) == 0;
     if (!qgram_ok) { /* the q-gram filter proves nothing here: count it as proving nothing */
         printf("note: %s\n", e.msg);
-        if (mnw_prune_plan_make(&idd, &sc, 0.03, NULL, MNW_PRUNE_YES, 1, &plan, &e)) return 2;
+        if (mnw_prune_plan_make(&idd, &sc, 0.03, NULL, MNW_PRUNE_YES, &plan, &e)) return 2;
     }
     mnw_prunec *pf = mnw_prunec_new(&plan, &sc);
     mnw_cpu_ws *cws = mnw_cpu_ws_new();

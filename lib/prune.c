@@ -64,7 +64,7 @@ static int ed_bound_of(const mnw_iddef *d)
 }
 
 int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff, const char *unfiltered,
-                        mnw_prune_mode mode, int gpu, mnw_prune_plan *p, mnw_err *e)
+                        mnw_prune_mode mode, mnw_prune_plan *p, mnw_err *e)
 {
     memset(p, 0, sizeof *p);
     p->q = MNW_PRUNE_Q;
@@ -139,10 +139,6 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
         why2 = w2;
     } else if (eb == E_SCORE && sc->free_ends) {
         snprintf(w2, sizeof w2, "the edit-distance bound needs end gaps penalised for --iddef %s", mnw_iddef_name(d));
-        why2 = w2;
-    } else if (gpu) {
-        snprintf(w2, sizeof w2,
-                 "the GPU workers do not run the edit-distance bound yet (docs/PRUNE.md; --gpus none runs it on the CPU)");
         why2 = w2;
     } else if (mode == MNW_PRUNE_AUTO && cutoff > MNW_PRUNE_ED_AUTO_MAX) {
         snprintf(w2, sizeof w2, "at --cutoff %g (above %.2f) the edit-distance bound prunes too few pairs to pay", cutoff,

@@ -76,9 +76,6 @@ typedef struct {
  *             unfiltered names one that is not (e.g. "dist.phylip (a full
  *             matrix)"), else NULL
  *   cutoff < 0: none.
- * gpu: GPU workers may align pairs of the run; their filter has no stage 2
- * yet, so stage 2 is then off (the pruned count stays a function of the
- * pairs and settings, whichever worker takes them).
  * MNW_PRUNE_NO: off. MNW_PRUNE_AUTO: on where the bound is proven for the
  * definition and scoring, every output is filtered, and factor >=
  * MNW_PRUNE_AUTO_MIN (and not with free end gaps for the definitions whose
@@ -86,7 +83,7 @@ typedef struct {
  * and every output filtered, whatever the factor; otherwise -1 with e set
  * (the reason, for a refusal before anything is written). Returns 0 or -1. */
 int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff, const char *unfiltered,
-                        mnw_prune_mode mode, int gpu, mnw_prune_plan *p, mnw_err *e) MNW_MUST_CHECK;
+                        mnw_prune_mode mode, mnw_prune_plan *p, mnw_err *e) MNW_MUST_CHECK;
 
 /* "auto", "yes", "no" -> mode; 0, or -1 for another word. */
 int mnw_prune_mode_parse(const char *s, mnw_prune_mode *m);

@@ -37,7 +37,6 @@ typedef struct {
     int32_t output_via; /* MNW_VIA_* (opts.h): who writes the outputs */
     int32_t cutoff_scope; /* MNW_CUTOFF_SCOPE_* (output.h): what the cutoff filters */
     int32_t prune;        /* mnw_prune_mode (prune.h): rank 0's --prune; each rank makes the plan from the jobset */
-    int32_t gpu_possible; /* GPU workers may take pairs (prune.h: the filter's stage 2 is then off) */
 } mnw_jobset;
 
 void mnw_wire_pack_job(const mnw_jobset *js, const mnw_seqset *s, mnw_buf *out);

@@ -95,7 +95,8 @@ typedef struct {
 typedef struct {
     mnw_gpu *g;
     int id;
-    fbat ff, fr;  /* the filter batch being filled, the one on the device (f NULL: none) */
+    fbat ff;      /* the filter batch being filled (f NULL: none) */
+    fbat fr[MNW_GPU_FSLOTS]; /* those on the device (f NULL: a free entry) */
     int fstarved; /* the last ffill found no more pairs to add now */
     int fcap;     /* pairs per filter batch */
     gbatch *filling; /* batch being filled, or NULL */
@@ -354,16 +355,18 @@ static void fdone(nld_gpu *G, gdev *d, mnw_gpu_fbatch *f)
     const uint8_t *out = mnw_gpu_fbatch_pruned(f);
     int di = 1 + (int)(d - G->dev);
     if (di >= MNW_RESULT_DEVS) di = MNW_RESULT_DEVS - 1;
-    for (int k = 0; k < d->fr.n; k++) {
-        const gseg *s = &d->fr.segs[k];
+    fbat *fr = d->fr;
+    while (fr->f != f) fr++; /* the device hands back only batches it was given */
+    for (int k = 0; k < fr->n; k++) {
+        const gseg *s = &fr->segs[k];
         uint64_t npr = 0;
         for (int x = 0; x < s->count; x++) npr += out[s->bx0 + x];
         memcpy(s->l->pr + s->lx0, out + s->bx0, (size_t)s->count);
         s->l->dev_pairs[di] += npr;
         s->l->fleft -= (uint64_t)s->count;
     }
-    d->fr.n = 0;
-    d->fr.f = NULL;
+    fr->n = 0;
+    fr->f = NULL;
     mnw_gpu_fbatch_put(f);
 }
 
@@ -490,8 +493,10 @@ static void *gpu_main(void *p)
                         ok = 0;
                         break;
                     }
-                    fbat t = d->fr; /* (empty: its segments' array is reused) */
-                    d->fr = d->ff;
+                    fbat *fr = d->fr;
+                    while (fr->f) fr++; /* a free entry: the device had a free slot */
+                    fbat t = *fr; /* (empty: its segments' array is reused) */
+                    *fr = d->ff;
                     d->ff = t;
                     d->ff.f = NULL;
                     d->ff.n = 0;
@@ -546,7 +551,10 @@ static void *gpu_main(void *p)
                 unlock(st);
             }
             inflight += d->nlaunched + (d->filling && mnw_gpu_batch_count(d->filling->b) > 0);
-            if (G->prune) inflight += (d->fr.f != NULL) + (d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0);
+            if (G->prune) {
+                inflight += d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0;
+                for (int x = 0; x < MNW_GPU_FSLOTS; x++) inflight += d->fr[x].f != NULL;
+            }
             double now = mnw_now();
             if (d->nlaunched == 0 && d->t_last > 0 && !end) {
                 if (d->no_batch) d->idle_fin += now - d->t_last;
@@ -573,11 +581,11 @@ static void *gpu_main(void *p)
                      (unsigned long long)gs.kpairs[2], (unsigned long long)gs.pairs2,
                      gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_work, d->idle_fin);
         if (ok && G->prune)
-            LOG_INFO("GPU %d: filter: %llu pairs decided in %llu batches, %llu pruned (%.2f%%), %.1fs busy (%.2f M pairs/s "
-                     "while busy)",
+            LOG_INFO("GPU %d: filter: %llu pairs decided in %llu batches, %llu pruned (%.2f%%; %llu of them by the "
+                     "edit-distance bound), %.1fs busy (%.2f M pairs/s while busy)",
                      d->id, (unsigned long long)gs.fpairs, (unsigned long long)gs.fbatches,
                      (unsigned long long)gs.fpruned, gs.fpairs ? 100.0 * (double)gs.fpruned / (double)gs.fpairs : 0.0,
-                     gs.fbusy_s, gs.fbusy_s > 0 ? (double)gs.fpairs / gs.fbusy_s / 1e6 : 0.0);
+                     (unsigned long long)gs.fpruned2, gs.fbusy_s, gs.fbusy_s > 0 ? (double)gs.fpairs / gs.fbusy_s / 1e6 : 0.0);
     }
     /* after an error: wait for the finishers to give every batch back */
     lock(st);
@@ -628,7 +636,7 @@ static void gpu_free(nld_gpu *G)
         }
         if (d->ff.f) mnw_gpu_fbatch_put(d->ff.f);
         free(d->ff.segs);
-        free(d->fr.segs);
+        for (int x = 0; x < MNW_GPU_FSLOTS; x++) free(d->fr[x].segs);
         for (int x = 0; x < d->nlaunched; x++) {
             free(d->launched[x]->segs);
             free(d->launched[x]);

@@ -209,22 +209,6 @@ static const char *outputs_files(int mask, char *buf, size_t cap)
     return buf;
 }
 
-/* Whether GPU workers may take pairs of this run (the filter's stage 2 is
- * off then, lib/prune.h), the same answer on every rank since rank 0's
- * goes out in the jobset: not with --gpus none and no host rule about
- * gpus; in one process, only where --gpus auto finds a device here. */
-static int gpu_possible(const mnw_opts *o)
-{
-    int rules = 0;
-    for (size_t k = 0; k < o->nrules; k++) rules |= !strcmp(o->rules[k].key, "gpus");
-    if (!rules && !strcmp(o->gpus, "none")) return 0;
-    if (mnw_mpi_size() <= 1 && !strcmp(o->gpus, "auto")) {
-        const char *why;
-        return mnw_gpu_count(&why) > 0;
-    }
-    return 1;
-}
-
 static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
 {
     memset(js, 0, sizeof *js);
@@ -238,7 +222,6 @@ static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
     js->rank_timeout = o->rank_timeout;
     js->cutoff_scope = o->cutoff_scope;
     js->prune = (int32_t)o->prune;
-    js->gpu_possible = gpu_possible(o);
     /* one process without MPI writes its outputs itself whatever was asked */
     js->output_via = !mnw_mpi_active()                 ? MNW_VIA_RANK0
                      : o->output_via != MNW_VIA_AUTO ? o->output_via
@@ -264,7 +247,7 @@ static int prune_plan_of(const mnw_jobset *js, mnw_prune_plan *p, mnw_err *e)
 {
     return mnw_prune_plan_make(&js->iddef, &js->sc, js->cutoff,
                                mnw_opts_unfiltered(js->outputs, js->cutoff, js->cutoff_scope),
-                               (mnw_prune_mode)js->prune, js->gpu_possible, p, e);
+                               (mnw_prune_mode)js->prune, p, e);
 }
 
 /* Rank 0, once the run's settings are known (a resumed run's from its

@@ -19,6 +19,7 @@
 #include "workers/gpu/gpu_launch_int.h"
 #include "workers/gpu/gpu_pack2_int.cuh"
 #include "workers/gpu/gpu_prune_int.cuh"
+#include "workers/gpu/gpu_prune_ed_int.cuh"
 
 using namespace mnw_gk;
 
@@ -222,4 +223,29 @@ void mnw_gpu_run_prune(cudaStream_t, const uint2 *pairs, int np, const mnw_gpu_p
         if (figs) mnw_gp::prune<true>(pairs, np, ps, runs, codes, *p, out, figs);
         else mnw_gp::prune<false>(pairs, np, ps, runs, codes, *p, out, figs);
     }
+}
+
+void mnw_gpu_run_prune_ed(cudaStream_t, const uint2 *pairs, int np, int, const mnw_gpu_pseq *ps, const uint64_t *guides,
+                          const uint32_t *peqs, const uint8_t *codes, const mnw_gpu_kprune *p, uint8_t *out,
+                          mnw_gpu_kpfig *figs, uint32_t *list, uint32_t *list2, uint32_t *list3, int32_t *taus,
+                          uint32_t *cnt)
+{
+    emu_block_dim = emu_dim3{(unsigned)mnw_ge::TPB, 1, 1};
+    auto each = [&](auto &&k) {
+        for (int x = 0; x < np; x++) {
+            ids_now.bid = emu_dim3{(unsigned)(x / mnw_ge::TPB), 0, 0};
+            ids_now.tid = emu_dim3{(unsigned)(x % mnw_ge::TPB), 0, 0};
+            k();
+        }
+    };
+    if (figs) {
+        each([&] { mnw_ge::prune_ed_full(pairs, np, ps, guides, peqs, codes, *p, out, figs); });
+        return;
+    }
+    cnt[0] = cnt[1] = cnt[2] = cnt[3] = 0;
+    each([&] { mnw_ge::compact(out, np, list, cnt); });
+    each([&] { mnw_ge::bands(pairs, ps, guides, peqs, codes, *p, out, list, cnt, list2, list3, taus, np); });
+    each([&] { mnw_ge::eds_wide(pairs, ps, peqs, codes, out, list3, cnt, taus); });
+    each([&] { mnw_ge::eds_reg<2>(pairs, ps, peqs, codes, out, list2, cnt, taus, np); });
+    each([&] { mnw_ge::eds_reg<1>(pairs, ps, peqs, codes, out, list2, cnt, taus, np); });
 }

@@ -84,10 +84,9 @@ for f in s200 gold80; do
         for wl in 5000 333 50; do
             [ -d pno-$f-$c-$wl ] || "$MNW" -o pno-$f-$c-$wl "${fp[@]}" --gpus none --prune no --worklist-size $wl
         done
-        # the CPU-only run with the GPU runs' plan: a host rule naming GPUs
-        # for other hosts leaves out stage 2 (the edit-distance bound, on
-        # the CPU workers only yet, lib/prune.h), as GPU workers do
-        rm -rf pyes; "$MNW" -o pyes "${fp[@]}" --gpus none --host 'no-such-host*:gpus=0'
+        # the CPU-only run with the filter: the same plan as the GPU runs'
+        # (both stages), so the same pairs pruned
+        rm -rf pyes; "$MNW" -o pyes "${fp[@]}" --gpus none
         n_cpu=$(pj_pruned pyes)
         for v in "${pvariants[@]}"; do
             wl=$(sed -nE 's/.*--worklist-size ([0-9]+).*/\1/p' <<<"$v"); wl=${wl:-5000}

@@ -16,12 +16,13 @@
  * fewer and shorter pairs, since warps run lane by lane there.
  *
  * The filter (issue 39, prune_checks): the device's figures (q-gram count,
- * ambiguity count, both band scores, P0) and decision equal the CPU
- * filter's (workers/cpu/prune_cpu.h, MNW_PRUNEC_FULL) for every pair of
- * real genes (tests/data/16s-200.fa) and of pairs built at the bound, for
- * vsearch2, needle, vsearch3 and mothur-onegap-noends, default, affine and
- * free-end-gap scoring (the plan made with --prune yes), cutoffs 0.01, 0.03
- * and 0.10; the device's quick decision (pre-test, second band only where
+ * ambiguity count, both band scores, P0; stage 2's guided band score SG,
+ * ED and tau) and decision equal the CPU filter's (workers/cpu/prune_cpu.h,
+ * MNW_PRUNEC_FULL) for every pair of real genes (tests/data/16s-200.fa) and
+ * of pairs built at the bound, for vsearch2, needle, vsearch3,
+ * mothur-onegap-noends and mothur-eachgap-noends, default, affine and
+ * free-end-gap scoring (the plan made with --prune yes), cutoffs 0.01, 0.03,
+ * 0.10 and 0.15 (stage 2 alone); the device's quick decision (pre-test, second band only where
  * needed) equals it too; small filter batches make many of them, both host
  * batches in turn. MNW_TEST_QUICK=1 or MNW_GPU_TEST_SMALL=1 (the sanitizer
  * runs, compute-sanitizer): 8 real genes beside the built pairs.
@@ -198,11 +199,12 @@ static void build_bound(mnw_seqset *B, const mnw_seqset *S, int nreal)
 static int prune_all(mnw_gpu *g, const pr *P, int np, int fb, uint8_t *dec, mnw_gpu_pfig *figs)
 {
     mnw_err e;
-    int next = 0, done = 0, base[2] = {0, 0};
-    mnw_gpu_fbatch *fill = NULL, *held[2] = {NULL, NULL};
+    int next = 0, done = 0, base[MNW_GPU_FBATCHES] = {0};
+    mnw_gpu_fbatch *fill = NULL, *held[MNW_GPU_FBATCHES] = {NULL};
     while (done < np) {
         if (!fill && next < np && (fill = mnw_gpu_fbatch_get(g)) != NULL) {
-            const int h = held[0] ? 1 : 0;
+            int h = 0;
+            while (held[h]) h++;
             held[h] = fill;
             base[h] = next;
             while (next < np && mnw_gpu_fbatch_count(fill) < fb && mnw_gpu_fbatch_add(fill, P[next].i, P[next].j) == 1)
@@ -222,7 +224,9 @@ static int prune_all(mnw_gpu *g, const pr *P, int np, int fb, uint8_t *dec, mnw_
             return -1;
         }
         if (rc == 1) {
-            const int h = held[0] == d ? 0 : 1, cnt = mnw_gpu_fbatch_count(d);
+            int h = 0;
+            while (held[h] != d) h++;
+            const int cnt = mnw_gpu_fbatch_count(d);
             memcpy(dec + base[h], mnw_gpu_fbatch_pruned(d), (size_t)cnt);
             if (figs) memcpy(figs + base[h], mnw_gpu_fbatch_figs(d), (size_t)cnt * sizeof *figs);
             done += cnt;
@@ -243,16 +247,16 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
     int x = 0;
     for (int i = 1; i < nb; i++)
         for (int j = 0; j < i; j++) P[x++] = (pr){(uint32_t)i, (uint32_t)j};
-    static const char *const defs[] = {"vsearch2", "needle", "vsearch3", "mothur-onegap-noends"};
+    static const char *const defs[] = {"vsearch2", "needle", "vsearch3", "mothur-onegap-noends", "mothur-eachgap-noends"};
     static const mnw_scoring scs[] = {{4, -5, 10, 10, 0}, {4, -5, 12, 3, 0}, {4, -5, 10, 10, 1}};
     static const char *const scn[] = {"default", "affine 12/3", "free end gaps"};
-    static const double cuts[] = {0.01, 0.03, 0.10};
+    static const double cuts[] = {0.01, 0.03, 0.10, 0.15};
     uint8_t *dec = malloc((size_t)np), *decq = malloc((size_t)np), *cpr = malloc((size_t)nb);
     mnw_gpu_pfig *gf = malloc(sizeof *gf * (size_t)np);
     mnw_prunec_fig *cf = malloc(sizeof *cf * (size_t)nb);
     const uint8_t **t = malloc(sizeof *t * (size_t)nb);
     int *tn = malloc(sizeof *tn * (size_t)nb);
-    uint64_t all = 0, all_pruned = 0, banded = 0;
+    uint64_t all = 0, all_pruned = 0, banded = 0, all_ed = 0, all_pruned2 = 0;
     for (size_t di = 0; di < sizeof defs / sizeof *defs; di++)
         for (size_t si = 0; si < sizeof scs / sizeof *scs; si++)
             for (size_t ci = 0; ci < sizeof cuts / sizeof *cuts; ci++) {
@@ -260,9 +264,10 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
                 mnw_prune_plan plan;
                 mnw_err e;
                 if (mnw_iddef_parse(defs[di], &d)) abort();
-                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, 1, &plan, &e) || !plan.on) {
-                    T_OK(0, "%s, %s, cutoff %.2f: the plan is on with --prune yes (%s)", defs[di], scn[si], cuts[ci],
-                         plan.why);
+                if (mnw_prune_plan_make(&d, &scs[si], cuts[ci], NULL, MNW_PRUNE_YES, &plan, &e) || !plan.on) {
+                    /* 0.15: only stage 2, which vsearch3, onegap and free end gaps (score) do not have */
+                    T_OK(cuts[ci] > 0.12, "%s, %s, cutoff %.2f: the plan is on with --prune yes (%s)", defs[di],
+                         scn[si], cuts[ci], e.msg);
                     continue;
                 }
                 /* the CPU's figures, every one */
@@ -286,7 +291,7 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
                 }
                 int rc = bad_open ? -1 : prune_all(g[0], P, np, 4096, dec, gf);
                 if (rc == 0) rc = prune_all(g[1], P, np, 97, decq, NULL);
-                uint64_t bad_sh = 0, bad_amb = 0, bad_band = 0, bad_p0 = 0, bad_dec = 0, bad_q = 0, npr = 0;
+                uint64_t bad_sh = 0, bad_amb = 0, bad_band = 0, bad_p0 = 0, bad_dec = 0, bad_q = 0, npr = 0, bad_ed = 0;
                 int shown = 0;
                 for (int i = 1, xx = 0; rc == 0 && i < nb; i++) {
                     for (int j = 0; j < i; j++) {
@@ -302,31 +307,38 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
                         bad_amb += G->amb != C->amb;
                         bad_band += G->s0 != C->s0 || G->s1 != C->s1;
                         bad_p0 += G->p0 != C->p0;
+                        bad_ed += G->sg != C->sg || G->ed != C->ed || G->tau != C->tau;
+                        all_ed += C->ed != MNW_PRUNEC_NONE;
                         bad_dec += G->pruned != C->pruned || dec[xx] != cpr[j];
                         bad_q += decq[xx] != cpr[j];
                         npr += cpr[j];
                         banded += C->s0 != MNW_PRUNEC_NONE;
                         if ((G->shared != C->shared || G->amb != C->amb || G->s0 != C->s0 || G->s1 != C->s1 ||
-                             G->p0 != C->p0 || dec[xx] != cpr[j] || decq[xx] != cpr[j]) &&
+                             G->p0 != C->p0 || G->sg != C->sg || G->ed != C->ed || G->tau != C->tau ||
+                             dec[xx] != cpr[j] || decq[xx] != cpr[j]) &&
                             shown++ < 3)
-                            printf("#   %s x %s: gpu shared %d amb %d s0 %d s1 %d p0 %lld pruned %d/%d; cpu %d %d %d %d "
-                                   "%lld %d\n",
+                            printf("#   %s x %s: gpu shared %d amb %d s0 %d s1 %d p0 %lld sg %d ed %d tau %lld pruned "
+                                   "%d/%d; cpu %d %d %d %d %lld %d %d %lld %d\n",
                                    mnw_seq_id(&B, (size_t)i), mnw_seq_id(&B, (size_t)j), G->shared, G->amb, G->s0,
-                                   G->s1, (long long)G->p0, dec[xx], decq[xx], C->shared, C->amb, C->s0, C->s1,
-                                   (long long)C->p0, cpr[j]);
+                                   G->s1, (long long)G->p0, G->sg, G->ed, (long long)G->tau, dec[xx], decq[xx],
+                                   C->shared, C->amb, C->s0, C->s1, (long long)C->p0, C->sg, C->ed, (long long)C->tau,
+                                   cpr[j]);
                     }
                 }
                 mnw_gpu_stats st;
                 if (rc == 0) mnw_gpu_get_stats(g[1], &st);
-                T_OK(rc == 0 && !bad_sh && !bad_amb && !bad_band && !bad_p0 && !bad_dec && !bad_q,
-                     "%s, %s, cutoff %.2f: %d pairs, %llu pruned: the device's q-gram count (%llu differ), ambiguity "
-                     "count (%llu), band scores (%llu), P0 (%llu), decision (%llu) are the CPU filter's; its quick "
-                     "decision too (%llu)",
-                     defs[di], scn[si], cuts[ci], np, (unsigned long long)npr, (unsigned long long)bad_sh,
-                     (unsigned long long)bad_amb, (unsigned long long)bad_band, (unsigned long long)bad_p0,
+                T_OK(rc == 0 && !bad_sh && !bad_amb && !bad_band && !bad_p0 && !bad_ed && !bad_dec && !bad_q,
+                     "%s, %s, cutoff %.2f (stages:%s%s): %d pairs, %llu pruned: the device's q-gram count (%llu "
+                     "differ), ambiguity count (%llu), band scores (%llu), P0 (%llu), stage 2's SG, ED and tau (%llu), "
+                     "decision (%llu) are the CPU filter's; its quick decision too (%llu)",
+                     defs[di], scn[si], cuts[ci], plan.qgram ? " q-gram" : "", plan.ed ? " ED" : "", np,
+                     (unsigned long long)npr, (unsigned long long)bad_sh, (unsigned long long)bad_amb,
+                     (unsigned long long)bad_band, (unsigned long long)bad_p0, (unsigned long long)bad_ed,
                      (unsigned long long)bad_dec, (unsigned long long)bad_q);
+                if (rc == 0) all_pruned2 += st.fpruned2;
                 if (rc == 0)
-                    T_OK(st.fpairs == (uint64_t)np && st.fpruned == npr && st.fbatches == (uint64_t)(np + 96) / 97,
+                    T_OK(st.fpairs == (uint64_t)np && st.fpruned == npr && st.fbatches == (uint64_t)(np + 96) / 97 &&
+                             st.fpruned2 <= st.fpruned && (plan.ed || st.fpruned2 == 0),
                          "%s, %s, cutoff %.2f: the device's filter totals (%llu pairs, %llu pruned, %llu batches)",
                          defs[di], scn[si], cuts[ci], (unsigned long long)st.fpairs, (unsigned long long)st.fpruned,
                          (unsigned long long)st.fbatches);
@@ -341,7 +353,7 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
         mnw_err e;
         const mnw_scoring sc = MNW_SCORING_DEFAULT;
         if (mnw_iddef_parse("vsearch0", &d)) abort();
-        const int refused = mnw_prune_plan_make(&d, &sc, 0.03, NULL, MNW_PRUNE_YES, 1, &plan, &e) != 0;
+        const int refused = mnw_prune_plan_make(&d, &sc, 0.03, NULL, MNW_PRUNE_YES, &plan, &e) != 0;
         mnw_gpu_opts o;
         mnw_gpu_opts_default(&o);
         o.rscan_rows = MNW_GPU_RSCAN_ROWS;
@@ -353,9 +365,11 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
         mnw_gpu_close(g);
     }
     /* the checks above must have met both outcomes and the band */
-    T_OK(all_pruned > 0 && all_pruned < all && banded > 0,
-         "the filter checks met pruned and kept pairs (%llu of %llu pruned) and banded ones (%llu)",
-         (unsigned long long)all_pruned, (unsigned long long)all, (unsigned long long)banded);
+    T_OK(all_pruned > 0 && all_pruned < all && banded > 0 && all_ed > 0 && all_pruned2 > 0,
+         "the filter checks met pruned and kept pairs (%llu of %llu pruned), banded ones (%llu), stage 2's ED (%llu) "
+         "and pairs only stage 2 pruned (%llu)",
+         (unsigned long long)all_pruned, (unsigned long long)all, (unsigned long long)banded,
+         (unsigned long long)all_ed, (unsigned long long)all_pruned2);
     free(dec);
     free(decq);
     free(cpr);

@@ -44,9 +44,9 @@ check "bench_finish --threads 0: refused (exit 2)" '[ $rc -eq 2 ] && grep -q "th
 # figures), so its pruned counts must equal prune_proto's on the same genes
 check "bench_prune was built by make test-build" '[ -x "$BUILD/bench/bench_prune" ]'
 awk '/^>/{n++} n>60{exit} {print}' "$TDATA/16s-200.fa" > s60.fa
-"$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 --gpu-plan >bprune.txt 2>&1
+"$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 --no-ed >bprune.txt 2>&1
 rc=$?
-check "bench_prune --gpu-plan (the q-gram stage alone) on 60 real genes at 0.03 and 0.10, 2 threads: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' bprune.txt | tail -5
+check "bench_prune --no-ed (the q-gram stage alone) on 60 real genes at 0.03 and 0.10, 2 threads: exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' bprune.txt | tail -5
 "$BUILD/bench/bench_prune" s60.fa --cutoff 0.03 --cutoff 0.10 --dp-pairs 200 --threads 2 >bprune2.txt 2>&1
 rc=$?
 check "bench_prune with stage 2 (the edit-distance bound) at 0.03 and 0.10: exit 0, at least the q-gram stage's pruned, its line's figures sane (ED on at most the stage's pairs, pruned at most those, filter = count + band + guided + ED)" \

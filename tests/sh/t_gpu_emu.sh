@@ -129,21 +129,15 @@ awk -v seed=39 'BEGIN {srand(seed)} /^>/{if (s != "") out(); id = $0; s = ""; ne
     p = 1 + int(rand() * length(s)); c = substr(t, p, 1); b = (c == "A") ? "C" : "A"; t = substr(t, 1, p - 1) b substr(t, p + 1)}
     print ">mut" n "_" substr(id, 2); print t}}' s20.fa > m24.fa
 fp=(-q -i m24.fa --outputs dist --cutoff 0.03)
-# (the CPU-only runs with the filter get a host rule naming GPUs for other
-# hosts: GPU workers may then take pairs, so the plan leaves out stage 2,
-# the edit-distance bound, which only the CPU runs yet, lib/prune.h; the
-# same plan as the emulated GPU's runs)
-gpuplan=(--host 'no-such-host*:gpus=0')
+# (the plan has both stages whichever workers run: the GPU filter runs the
+# edit-distance bound too, gpu_prune_ed_int.cuh)
 for wl in 5000 7; do
     "$MNW" -o f-no-$wl "${fp[@]}" --gpus none --prune no --worklist-size $wl
-    "$MNW" -o f-yes-$wl "${fp[@]}" --gpus none --worklist-size $wl "${gpuplan[@]}"
+    "$MNW" -o f-yes-$wl "${fp[@]}" --gpus none --worklist-size $wl
 done
-"$MNW" -o f-ed "${fp[@]}" --gpus none
-check "without GPUs anywhere the plan adds the edit-distance bound (stage 2); with GPU workers possible it leaves it out" \
-    'grep -q "INFO filter before the DP: on (--prune auto): .*, the edit-distance bound" f-ed/mnw.log &&
-     grep -q "INFO filter before the DP: on (--prune auto): .*, not the edit-distance bound" f-yes-5000/mnw.log &&
-     grep -q "INFO filter before the DP: on (--prune auto): .*, not the edit-distance bound" f-yes-7/mnw.log &&
-     [ "$(pj_pruned f-ed)" -ge "$(pj_pruned f-yes-5000)" ] && cmp -s f-ed/dist.column.gz f-no-5000/dist.column.gz'
+check "the CPU-only runs' plan has both stages (the q-gram and the edit-distance bound)" \
+    'grep -q "INFO filter before the DP: on (--prune auto): .*, the edit-distance bound" f-yes-5000/mnw.log &&
+     grep -q "INFO filter before the DP: on (--prune auto): .*, the edit-distance bound" f-yes-7/mnw.log'
 n_cpu=$(pj_pruned f-yes-5000)
 n_lines=$(zcat f-no-5000/dist.column.gz | wc -l)
 check "the CPU-only filter prunes pairs at 0.03 (${n_cpu:-none} of 276) and pairs are within it (${n_lines} dist lines)" \
@@ -160,9 +154,19 @@ for v in "--cpu-align no" "--cpu-align no --traceback host" "--cpu-align no --wo
         'cmp -s f-gpu/dist.column.gz f-no-$wl/dist.column.gz && [ "$n_gpu" = "$n_cpu" ]'
     if [[ $v == *"--cpu-align no"* ]]; then
         check "the GPU decided every pair ($v): its filter line says 276 pairs, $n_cpu pruned" \
-            'grep -qE "INFO GPU 0: filter: 276 pairs decided in [0-9]+ batches, $n_cpu pruned" f-gpu/mnw.log'
+            'grep -qE "INFO GPU 0: filter: 276 pairs decided in [0-9]+ batches, $n_cpu pruned \([0-9.]+%; [0-9]+ of them by the edit-distance bound\)" f-gpu/mnw.log'
     fi
 done
+# at 0.10 the edit-distance bound (stage 2) prunes most of what the q-gram
+# bound leaves: on the device as on the CPU, the same pairs
+fp10=(-q -i m24.fa --outputs dist --cutoff 0.10)
+"$MNW" -o f10-no "${fp10[@]}" --gpus none --prune no
+"$MNW" -o f10-cpu "${fp10[@]}" --gpus none
+"$EMU" -o f10-gpu "${fp10[@]}" --cpu-align no
+n10=$(pj_pruned f10-cpu)
+check "0.10 on the emulated GPU (--cpu-align no): the bytes of --prune no, pruned $(pj_pruned f10-gpu) = the CPU filter's $n10, stage 2 pruned some on the device" \
+    'cmp -s f10-gpu/dist.column.gz f10-no/dist.column.gz && [ -n "$n10" ] && [ "$(pj_pruned f10-gpu)" = "$n10" ] &&
+     grep -qE "INFO GPU 0: filter: 276 pairs decided in [0-9]+ batches, $n10 pruned \([0-9.]+%; [1-9][0-9]* of them by the edit-distance bound\)" f10-gpu/mnw.log'
 # bench_gpu_prune (the filter's benchmark) on the emulated GPU: a row per
 # cutoff, its decisions equal to the CPU filter's on every pair (else exit 1)
 "$BUILD/tests/bench_gpu_prune_emu" m24.fa --pairs 276 --cutoffs 0.03,0.10 --reps 1 --batch 50 --cpu-pairs 276 >bp.out 2>&1

@@ -102,7 +102,7 @@ int main(void)
                         mnw_prune_plan p;
                         mnw_err e;
                         e.msg[0] = 0;
-                        int rc = mnw_prune_plan_make(&id, &scs[s], cuts[c], unf[u], modes[mo], 0, &p, &e);
+                        int rc = mnw_prune_plan_make(&id, &scs[s], cuts[c], unf[u], modes[mo], &p, &e);
                         on_count += p.on;
                         int want_rc = (!on && modes[mo] == MNW_PRUNE_YES) ? -1 : 0;
                         if (p.on != on) bad_on++;
@@ -154,7 +154,7 @@ int main(void)
             double cut = (double)rnd(100001) / 1e6; /* 0 .. 0.1 */
             mnw_prune_plan p;
             mnw_err e;
-            if (mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, 0, &p, &e)) continue;
+            if (mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, &p, &e)) continue;
             int na = 1 + (int)rnd(3000), nb = 1 + (int)rnd(3000);
             if (it % 7 == 0) nb = na + (int)rnd(40);
             int lmin = na < nb ? na : nb, lmax = na > nb ? na : nb;
@@ -190,10 +190,10 @@ int main(void)
             double cut = (double)rnd(200001) / 1e6;
             mnw_prune_plan pl, ps;
             mnw_err e;
-            if (mnw_iddef_parse("needle", &id) || mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, 0, &pl, &e))
+            if (mnw_iddef_parse("needle", &id) || mnw_prune_plan_make(&id, &scs[0], cut, NULL, MNW_PRUNE_YES, &pl, &e))
                 continue;
             const mnw_scoring *sc = &scs[it % 3];
-            if (mnw_iddef_parse("vsearch2", &id) || mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, 0, &ps, &e))
+            if (mnw_iddef_parse("vsearch2", &id) || mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, &ps, &e))
                 continue;
             n++;
             int na = 1 + (int)rnd(3000), nb = 1 + (int)rnd(3000), lmax = na > nb ? na : nb, lmin = na < nb ? na : nb;
@@ -215,21 +215,18 @@ int main(void)
              n, bad_len, bad_short, bad_l3);
     }
 
-    /* ---- GPU workers possible: stage 2 off (their filter has no stage 2) ---- */
+    /* ---- the stages at 0.10 and 0.15 (every worker runs both: the plan
+     * has no GPU rule since the GPU filter runs stage 2 too) ---- */
     {
         mnw_iddef id;
         if (mnw_iddef_parse("vsearch2", &id)) abort();
         mnw_prune_plan pl;
         mnw_err e;
         int ok = 1;
-        ok &= mnw_prune_plan_make(&id, &scs[0], 0.10, NULL, MNW_PRUNE_AUTO, 1, &pl, &e) == 0 && pl.on && pl.qgram &&
-              !pl.ed && strstr(pl.why, "not the edit-distance bound") != NULL;
-        ok &= mnw_prune_plan_make(&id, &scs[0], 0.10, NULL, MNW_PRUNE_AUTO, 0, &pl, &e) == 0 && pl.on && pl.qgram && pl.ed;
-        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_AUTO, 1, &pl, &e) == 0 && !pl.on &&
-              strstr(pl.why, "GPU workers") != NULL;
-        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_YES, 1, &pl, &e) == -1 && strstr(e.msg, "--gpus none") != NULL;
-        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_YES, 0, &pl, &e) == 0 && pl.on && !pl.qgram && pl.ed;
-        T_OK(ok, "gate with GPU workers possible: stage 2 off (0.10 auto: the q-gram bound only; 0.15 auto: off, naming the GPU workers; 0.15 yes: refused, naming --gpus none); without: on");
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.10, NULL, MNW_PRUNE_AUTO, &pl, &e) == 0 && pl.on && pl.qgram && pl.ed;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_AUTO, &pl, &e) == 0 && pl.on && !pl.qgram && pl.ed;
+        ok &= mnw_prune_plan_make(&id, &scs[0], 0.15, NULL, MNW_PRUNE_YES, &pl, &e) == 0 && pl.on && !pl.qgram && pl.ed;
+        T_OK(ok, "gate: 0.10 auto both stages; 0.15 auto and yes stage 2 alone");
     }
 
     /* ---- stage 2: tau (Theorem 2) against its formula in doubles ---- */
@@ -245,7 +242,7 @@ int main(void)
                     double cut = (double)(1 + rnd(150000)) / 1e6; /* 0 .. 0.15 */
                     mnw_prune_plan pl;
                     mnw_err e;
-                    if (mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, 0, &pl, &e) || !pl.ed) {
+                    if (mnw_prune_plan_make(&id, sc, cut, NULL, MNW_PRUNE_YES, &pl, &e) || !pl.ed) {
                         bad++;
                         continue;
                     }

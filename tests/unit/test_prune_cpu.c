@@ -249,7 +249,7 @@ static mnw_prune_plan plan_of(const char *def, const mnw_scoring *sc, double cut
     mnw_prune_plan p;
     mnw_err e;
     if (mnw_iddef_parse(def, &d)) abort();
-    if (mnw_prune_plan_make(&d, sc, cutoff, NULL, MNW_PRUNE_YES, 0, &p, &e)) {
+    if (mnw_prune_plan_make(&d, sc, cutoff, NULL, MNW_PRUNE_YES, &p, &e)) {
         printf("# %s\n", e.msg);
         memset(&p, 0, sizeof p);
     }

@@ -229,8 +229,8 @@ int main(void)
     mnw_cpu_ws_figures(ws, &eqt);
     mnw_prune_plan pl[3], pn[3];
     for (int c = 0; c < 3; c++) {
-        T_MUST(mnw_prune_plan_make(&idd, &lin, cuts[c], NULL, MNW_PRUNE_YES, 0, &pl[c], &e), e);
-        T_MUST(mnw_prune_plan_make(&idn, &lin, cuts[c], NULL, MNW_PRUNE_YES, 0, &pn[c], &e), e);
+        T_MUST(mnw_prune_plan_make(&idd, &lin, cuts[c], NULL, MNW_PRUNE_YES, &pl[c], &e), e);
+        T_MUST(mnw_prune_plan_make(&idn, &lin, cuts[c], NULL, MNW_PRUNE_YES, &pn[c], &e), e);
     }
     mnw_eqtab_of(&idn, &eqn);
     int32_t *cen = malloc(2100 * sizeof(int32_t));

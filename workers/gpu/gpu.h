@@ -14,7 +14,7 @@
  * The filter of issue 39 (lib/prune.h, docs/PRUNE.md), when the device is
  * opened with a plan that is on (mnw_gpu_opts.prune): filter batches of
  * pairs (i, j), mnw_gpu_fbatch_get / _add / _launch / _poll / _put, decided
- * on the device on a stream of their own (so a filter batch runs beside the
+ * on the device on streams of their own (so filter batches run beside the
  * two alignment batches), each pair exactly as the CPU filter decides it
  * (workers/cpu/prune_cpu.h): the same figures, the same integer test.
  *
@@ -149,34 +149,47 @@ void mnw_gpu_batch_put(mnw_gpu_batch *b);
 /* ---- the filter (issue 39) ---- */
 
 /* One pair's figures (opts.prune_figs): those of workers/cpu/prune_cpu.h's
- * mnw_prunec_fig with MNW_PRUNEC_FULL (both bands, no pre-test); s0, s1 =
- * INT32_MIN where not computed (a plan with the length bound). */
+ * mnw_prunec_fig with MNW_PRUNEC_FULL (both bands, no pre-test, the exact
+ * ED); s0, s1 = INT32_MIN where not computed (a plan with the length bound
+ * or without stage 1), sg, ed INT32_MIN and tau INT64_MIN without stage 2
+ * (sg also with the M / L definitions' stage 2, which has no band). */
 typedef struct {
     int32_t shared, amb, s0, s1;
     int64_t p0;
     int32_t pruned, pad_;
+    int32_t sg, ed;
+    int64_t tau;
 } mnw_gpu_pfig;
 
 typedef struct mnw_gpu_fbatch mnw_gpu_fbatch;
+
+/* Filter batches on a device at once (each on a stream of its own, so
+ * that one batch's stage 2, a few pairs' long threads where stage 1
+ * pruned most, runs beside the next batch's stage 1), and the host
+ * batches a device lends (one more: one fills while those run). */
+#define MNW_GPU_FSLOTS 3
+#define MNW_GPU_FBATCHES (MNW_GPU_FSLOTS + 1)
 
 /* 1 when the device filters (opened with a plan that is on). */
 int mnw_gpu_prunes(const mnw_gpu *g);
 /* The seconds the filter's tables took at open (0 without a filter). */
 double mnw_gpu_prune_open_s(const mnw_gpu *g);
-/* A free filter batch (a device has two: one filling while one runs), or
- * NULL while both are taken. Only on a device that filters. */
+/* A free filter batch (a device has MNW_GPU_FBATCHES: one filling while
+ * the others run), or NULL while all are taken. Only on a device that
+ * filters. */
 mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g);
 /* Adds pair (i, j) (rows: sequence i, as mnw_gpu_batch_add). 1: added as
  * number mnw_gpu_fbatch_count() - 1; 0: full. */
 int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j);
 int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f);
-/* 1 when no filter batch is running on the device. */
+/* 1 when a filter slot is free (fewer than MNW_GPU_FSLOTS batches run). */
 int mnw_gpu_fbatch_can_launch(const mnw_gpu *g);
-/* Enqueues the filter batch on the device's filter stream. 0, or -1 with e
- * set. An empty batch completes at once. */
+/* Enqueues the filter batch on a free filter slot's stream. 0, or -1 with
+ * e set. An empty batch completes at once. */
 int mnw_gpu_fbatch_launch(mnw_gpu *g, mnw_gpu_fbatch *f, mnw_err *e) MNW_MUST_CHECK;
-/* 1 with *done = the finished filter batch, 0 when none finished, -1 with
- * e set on a CUDA error. Never blocks. */
+/* 1 with *done = a finished filter batch (the batches in the order they
+ * were launched), 0 when none finished, -1 with e set on a CUDA error.
+ * Never blocks. */
 int mnw_gpu_fbatch_poll(mnw_gpu *g, mnw_gpu_fbatch **done, mnw_err *e) MNW_MUST_CHECK;
 /* A finished batch's decisions: [x] = 1 when pair x is pruned (every
  * optimal alignment is beyond the cutoff), 0 when it must be aligned. */
@@ -194,6 +207,7 @@ typedef struct {
     uint64_t pairs2;    /* of those, pairs computed two per lane (16-bit halves) */
     double busy_s;
     uint64_t fpairs, fpruned, fbatches; /* the filter */
+    uint64_t fpruned2;                  /* of the pruned, those stage 2 (the edit-distance bound) pruned */
     double fbusy_s;
 } mnw_gpu_stats;
 void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st);

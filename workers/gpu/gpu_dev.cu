@@ -24,10 +24,12 @@
  * thread keeps every device and slot going.
  *
  * The filter (issue 39, gpu_prune_int.cuh): with a plan that is on, the
- * open builds each sequence's q-gram runs and ambiguity count (host, then
- * one copy) before the slots take their share of free memory; two host
- * filter batches (pinned) take turns on one device filter slot with its own
- * stream and event, so a filter batch runs beside the alignment batches.
+ * open builds each sequence's q-gram runs and ambiguity count (and stage
+ * 2's tables with a plan that has it; host, then one copy) before the
+ * slots take their share of free memory; MNW_GPU_FBATCHES host filter
+ * batches (pinned) take turns on MNW_GPU_FSLOTS device filter slots, each
+ * with its own stream and event, so filter batches run beside the
+ * alignment batches and beside each other.
  *
  * Errors: every CUDA call goes through CK (file:line, the call, CUDA's
  * message, the device); the caller stops the run with a non-zero exit.
@@ -41,6 +43,8 @@
 #include <time.h>
 
 extern "C" {
+#include "lib/prune_ed.h"
+#include "lib/seq.h"
 #include "workers/gpu/gpu.h"
 }
 #include "workers/gpu/gpu_launch_int.h"
@@ -94,6 +98,19 @@ struct slot {
     int phase;        /* 0 idle, 1 waiting for the header, 2 waiting for the results */
 };
 
+/* A device filter slot: its stream, event and buffers; a batch on it. */
+typedef struct {
+    cudaStream_t st;
+    cudaEvent_t ev;
+    uint2 *d_pairs;
+    uint8_t *d_out;
+    mnw_gpu_kpfig *d_figs;
+    uint32_t *d_list, *d_list2, *d_list3, *d_cnt; /* stage 2's lists and their counters */
+    int32_t *d_tau;
+    mnw_gpu_fbatch *run; /* the batch on it, or NULL */
+    uint64_t seq;        /* its launch number */
+} fslot;
+
 struct mnw_gpu {
     int dev;
     mnw_gpu_opts o;
@@ -115,14 +132,13 @@ struct mnw_gpu {
     mnw_gpu_kprune kp;
     mnw_gpu_pseq *d_pseq;
     uint32_t *d_runs;
-    cudaStream_t fst;
-    cudaEvent_t fev;
-    uint2 *d_fpairs;
-    uint8_t *d_fout;
-    mnw_gpu_kpfig *d_ffigs;
-    mnw_gpu_fbatch fb[2];
-    mnw_gpu_fbatch *frun; /* the batch on the device, or NULL */
-    double fsince, prune_open_s;
+    uint64_t *d_guides; /* stage 2: each sequence's unique words and windows (gpu_prune_ed_int.cuh) */
+    uint32_t *d_peqs;   /* stage 2: each sequence's ED pattern rows */
+    fslot fs[MNW_GPU_FSLOTS];
+    mnw_gpu_fbatch fb[MNW_GPU_FBATCHES];
+    int fnrun;       /* filter batches on the device */
+    uint64_t flaunches; /* filter batches launched (their order) */
+    double fsince, prune_open_s; /* fsince: since fnrun last rose from 0 */
 };
 
 /* CHECK_CUDA(err, dev, call): a CUDA call that failed sets the mnw_err
@@ -185,9 +201,115 @@ static void fixed_bytes(int maxp, uint64_t *o_idx, uint64_t *o_ends, uint64_t *o
 }
 
 static_assert(MNW_PRUNE_W == 4 && MNW_PRUNE_Q == 8, "gpu_prune_int.cuh's band (9 diagonals) and 16-bit words");
+static_assert(MNW_PED_K == 12 && MNW_PED_STRIDE == 4 && MNW_PED_WL == 16 && MNW_PED_BAND == 32 && MNW_MAX_SEQ_LEN == 10000,
+              "gpu_prune_ed_int.cuh's constants are lib/prune_ed.h's");
 static_assert(sizeof(mnw_gpu_pfig) == sizeof(mnw_gpu_kpfig) && offsetof(mnw_gpu_pfig, p0) == offsetof(mnw_gpu_kpfig, p0) &&
                   offsetof(mnw_gpu_pfig, pruned) == offsetof(mnw_gpu_kpfig, pruned),
               "gpu.h's figures are the kernel's");
+
+/* Sorts v[0 .. n) by the word in bits 32.. (24 bits), stably: three
+ * passes of 8 bits through tmp. */
+static void sort_words(uint64_t *v, uint64_t *tmp, size_t n)
+{
+    for (int sh = 32; sh < 56; sh += 8) {
+        size_t cnt[257];
+        memset(cnt, 0, sizeof cnt);
+        for (size_t x = 0; x < n; x++) cnt[((v[x] >> sh) & 255) + 1]++;
+        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
+        for (size_t x = 0; x < n; x++) tmp[cnt[(v[x] >> sh) & 255]++] = v[x];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+/* Stage 2's tables (gpu_prune_ed_int.cuh): per sequence its words of
+ * MNW_PED_K bases that occur once (inside runs of ACGT, lib/prune_ed.h's
+ * windows) and its windows at multiples of MNW_PED_STRIDE, each as (word
+ * << 32 | position) sorted by word (the guide merges a's list with b's);
+ * ED's pattern rows, one a base: bit i of row x set where code i's base set
+ * holds x (mnw_ped_bases), word w of row x at w * 4 + x (a warp's threads
+ * read nearby words of one query); and the guided band's base bitmaps
+ * (gpu_prune_ed_int.cuh's bits()). Built on the host, copied once. */
+static int ed_tables(mnw_gpu *g, mnw_gpu_pseq *ps, mnw_err *e)
+{
+    const mnw_seqset *S = g->seqs;
+    const size_t n = S->n;
+    size_t gcap = 1 << 16, gused = 0, pcap = 1 << 16, pused = 0;
+    uint64_t *gv = (uint64_t *)mnw_xmalloc(gcap * sizeof *gv);
+    uint32_t *pq = (uint32_t *)mnw_xmalloc(pcap * sizeof *pq);
+    uint64_t *win = (uint64_t *)mnw_xmalloc((MNW_MAX_SEQ_LEN + 1) * sizeof *win);
+    uint64_t *tmp = (uint64_t *)mnw_xmalloc((MNW_MAX_SEQ_LEN + 1) * sizeof *tmp);
+    const uint32_t kmask = (1u << (2 * MNW_PED_K)) - 1;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *a = mnw_seq_codes(S, i);
+        const size_t len = mnw_seq_len(S, i);
+        const size_t W = (len + 31) / 32;
+        if (gused + len + len / MNW_PED_STRIDE + 2 > gcap) {
+            while (gused + len + len / MNW_PED_STRIDE + 2 > gcap) gcap *= 2;
+            gv = (uint64_t *)mnw_xrealloc(gv, gcap * sizeof *gv);
+        }
+        if (pused + 4 * W > pcap) {
+            while (pused + 4 * W > pcap) pcap *= 2;
+            pq = (uint32_t *)mnw_xrealloc(pq, pcap * sizeof *pq);
+        }
+        /* every window, sorted; the words met once */
+        size_t nwin = 0;
+        uint32_t v = 0;
+        int run = 0;
+        for (size_t p = 0; p < len; p++) {
+            if (a[p] < 4) {
+                v = ((v << 2) | a[p]) & kmask;
+                run++;
+            } else
+                run = 0;
+            if (run >= MNW_PED_K) win[nwin++] = (uint64_t)v << 32 | (uint64_t)(p - MNW_PED_K + 1);
+        }
+        sort_words(win, tmp, nwin);
+        ps[i].uoff = gused;
+        for (size_t x = 0; x < nwin; x++) {
+            const uint64_t w = win[x] >> 32;
+            if ((x > 0 && win[x - 1] >> 32 == w) || (x + 1 < nwin && win[x + 1] >> 32 == w)) continue;
+            gv[gused++] = win[x];
+        }
+        ps[i].nu = (int32_t)(gused - ps[i].uoff);
+        /* the windows at multiples of the stride, in the same order */
+        ps[i].soff = gused;
+        for (size_t x = 0; x < nwin; x++)
+            if ((uint32_t)win[x] % MNW_PED_STRIDE == 0) gv[gused++] = win[x];
+        ps[i].ns = (int32_t)(gused - ps[i].soff);
+        /* ED's pattern rows */
+        ps[i].eoff = pused;
+        memset(pq + pused, 0, 4 * W * sizeof *pq);
+        for (size_t p = 0; p < len; p++)
+            for (int x = 0; x < 4; x++)
+                if (mnw_ped_bases[a[p]] >> x & 1) pq[pused + (size_t)(p / 32) * 4 + x] |= 1u << (p % 32);
+        pused += 4 * W;
+        /* the band's base bitmaps: position p at bit p + 32 (zeros around) */
+        const size_t Q = (len + 32 + 63) / 32 + 1;
+        if (pused + 5 * Q > pcap) {
+            while (pused + 5 * Q > pcap) pcap *= 2;
+            pq = (uint32_t *)mnw_xrealloc(pq, pcap * sizeof *pq);
+        }
+        ps[i].boff = pused;
+        memset(pq + pused, 0, 5 * Q * sizeof *pq);
+        for (size_t p = 0; p < len; p++)
+            if (a[p] < 4) {
+                const size_t b = p + 32;
+                pq[pused + 5 * (b / 32) + a[p]] |= 1u << (b % 32);
+                pq[pused + 5 * (b / 32) + 4] |= 1u << (b % 32);
+            }
+        pused += 5 * Q;
+    }
+    free(win);
+    free(tmp);
+    cudaError_t rc = cudaMalloc((void **)&g->d_guides, (gused ? gused : 1) * sizeof *gv);
+    if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_peqs, (pused ? pused : 1) * sizeof *pq);
+    if (rc == cudaSuccess && gused) rc = cudaMemcpy(g->d_guides, gv, gused * sizeof *gv, cudaMemcpyHostToDevice);
+    if (rc == cudaSuccess && pused) rc = cudaMemcpy(g->d_peqs, pq, pused * sizeof *pq, cudaMemcpyHostToDevice);
+    free(gv);
+    free(pq);
+    CHECK_CUDA(e, g->dev, rc);
+    return 0;
+}
 
 /* The filter's tables (issue 39, gpu_kern_int.h's mnw_gpu_pseq): each
  * sequence's ACGT words of q = 8 bases (windows inside runs of ACGT, the
@@ -248,6 +370,11 @@ static int prune_tables(mnw_gpu *g, mnw_err *e)
         ps[i].nw = (int32_t)(used - ps[i].woff);
     }
     free(cnt);
+    if (g->kp.ed && ed_tables(g, ps, e)) {
+        free(ps);
+        free(runs);
+        return -1;
+    }
     cudaError_t rc = cudaMalloc((void **)&g->d_pseq, (n ? n : 1) * sizeof *ps);
     if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_runs, (used ? used : 1) * sizeof *runs);
     if (rc == cudaSuccess && n) rc = cudaMemcpy(g->d_pseq, ps, n * sizeof *ps, cudaMemcpyHostToDevice);
@@ -256,12 +383,28 @@ static int prune_tables(mnw_gpu *g, mnw_err *e)
     free(runs);
     CHECK_CUDA(e, g->dev, rc);
     const int cap2 = g->o.prune_pairs;
-    CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&g->fst, cudaStreamNonBlocking));
-    CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&g->fev, cudaEventDisableTiming));
-    CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_fpairs, (size_t)cap2 * sizeof(uint2)));
-    CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_fout, (size_t)cap2));
-    if (g->o.prune_figs) CHECK_CUDA(e, g->dev, cudaMalloc((void **)&g->d_ffigs, (size_t)cap2 * sizeof(mnw_gpu_kpfig)));
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < MNW_GPU_FSLOTS; k++) {
+        fslot *S = &g->fs[k];
+        CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&S->st, cudaStreamNonBlocking));
+        CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&S->ev, cudaEventDisableTiming));
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_pairs, (size_t)cap2 * sizeof(uint2)));
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_out, (size_t)cap2));
+        if (g->o.prune_figs) CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_figs, (size_t)cap2 * sizeof(mnw_gpu_kpfig)));
+        if (!g->kp.ed) continue;
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_list, (size_t)cap2 * sizeof *S->d_list));
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_list2, (size_t)cap2 * sizeof *S->d_list2));
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_tau, (size_t)cap2 * sizeof *S->d_tau));
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_list3, (size_t)cap2 * sizeof *S->d_list3));
+        CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_cnt, 4 * sizeof *S->d_cnt));
+        /* the driver reserves stage 2's local memory now, before the batches take theirs */
+        for (int full = 0; full < 1 + (S->d_figs != NULL); full++)
+            mnw_gpu_run_prune_ed(S->st, S->d_pairs, 0, 1, g->d_pseq, g->d_guides, g->d_peqs, g->d_codes, &g->kp,
+                                 S->d_out, full ? S->d_figs : NULL, S->d_list, S->d_list2, S->d_list3, S->d_tau,
+                                 S->d_cnt);
+        CHECK_CUDA(e, g->dev, cudaGetLastError());
+        CHECK_CUDA(e, g->dev, cudaStreamSynchronize(S->st));
+    }
+    for (int k = 0; k < MNW_GPU_FBATCHES; k++) {
         mnw_gpu_fbatch *f = &g->fb[k];
         f->g = g;
         f->cap = cap2;
@@ -392,6 +535,12 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
         g->kp.mm = sc->mismatch;
         g->kp.ge = p->ge;
         g->kp.band_gap = p->band_gap;
+        g->kp.qgram = p->qgram;
+        g->kp.ed = p->ed;
+        g->kp.ed_len = p->ed_len;
+        g->kp.ed_cg = p->ed_cg;
+        g->kp.ed_alpha = p->ed_alpha;
+        g->kp.ed_gamma = p->ed_gamma;
     }
     const int measure = g->o.kernel == MNW_GPU_KERNEL_AUTO && g->o.rscan_rows < 0;
     if (open_dev(g, e) || (measure && calibrate(g, e))) {
@@ -441,19 +590,30 @@ extern "C" void mnw_gpu_close(mnw_gpu *g)
             free(b->pj);
         }
         if (g->d_codes) (void)cudaFree(g->d_codes);
-        if (g->fst) (void)cudaStreamSynchronize(g->fst);
+        for (int k = 0; k < MNW_GPU_FSLOTS; k++)
+            if (g->fs[k].st) (void)cudaStreamSynchronize(g->fs[k].st);
         if (g->d_pseq) (void)cudaFree(g->d_pseq);
         if (g->d_runs) (void)cudaFree(g->d_runs);
-        if (g->d_fpairs) (void)cudaFree(g->d_fpairs);
-        if (g->d_fout) (void)cudaFree(g->d_fout);
-        if (g->d_ffigs) (void)cudaFree(g->d_ffigs);
-        for (int k = 0; k < 2; k++) {
+        if (g->d_guides) (void)cudaFree(g->d_guides);
+        if (g->d_peqs) (void)cudaFree(g->d_peqs);
+        for (int k = 0; k < MNW_GPU_FSLOTS; k++) {
+            fslot *S = &g->fs[k];
+            if (S->d_list) (void)cudaFree(S->d_list);
+            if (S->d_list2) (void)cudaFree(S->d_list2);
+            if (S->d_list3) (void)cudaFree(S->d_list3);
+            if (S->d_tau) (void)cudaFree(S->d_tau);
+            if (S->d_cnt) (void)cudaFree(S->d_cnt);
+            if (S->d_pairs) (void)cudaFree(S->d_pairs);
+            if (S->d_out) (void)cudaFree(S->d_out);
+            if (S->d_figs) (void)cudaFree(S->d_figs);
+            if (S->ev) (void)cudaEventDestroy(S->ev);
+            if (S->st) (void)cudaStreamDestroy(S->st);
+        }
+        for (int k = 0; k < MNW_GPU_FBATCHES; k++) {
             if (g->fb[k].h_pairs) (void)cudaFreeHost(g->fb[k].h_pairs);
             if (g->fb[k].h_out) (void)cudaFreeHost(g->fb[k].h_out);
             if (g->fb[k].h_figs) (void)cudaFreeHost(g->fb[k].h_figs);
         }
-        if (g->fev) (void)cudaEventDestroy(g->fev);
-        if (g->fst) (void)cudaStreamDestroy(g->fst);
     }
     (void)cudaGetLastError();
     free(g->hb);
@@ -813,7 +973,7 @@ extern "C" void mnw_gpu_get_stats(const mnw_gpu *g, mnw_gpu_stats *st)
 {
     *st = g->stats;
     if (g->inflight) st->busy_s += now_s() - g->busy_since;
-    if (g->frun) st->fbusy_s += now_s() - g->fsince;
+    if (g->fnrun) st->fbusy_s += now_s() - g->fsince;
 }
 
 /* ---- the filter (issue 39) ---- */
@@ -824,7 +984,7 @@ extern "C" double mnw_gpu_prune_open_s(const mnw_gpu *g) { return g->prune_open_
 extern "C" mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g)
 {
     if (!g->prune) return NULL;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < MNW_GPU_FBATCHES; k++)
         if (!g->fb[k].busy) {
             g->fb[k].busy = 1;
             g->fb[k].np = 0;
@@ -843,43 +1003,62 @@ extern "C" int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j)
 }
 
 extern "C" int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f) { return f->np; }
-extern "C" int mnw_gpu_fbatch_can_launch(const mnw_gpu *g) { return g->prune && !g->frun; }
+extern "C" int mnw_gpu_fbatch_can_launch(const mnw_gpu *g) { return g->prune && g->fnrun < MNW_GPU_FSLOTS; }
 
 extern "C" int mnw_gpu_fbatch_launch(mnw_gpu *g, mnw_gpu_fbatch *f, mnw_err *e)
 {
-    if (g->frun) return mnw_err_set(e, "GPU %d: a filter batch is running (mnw_gpu_fbatch_can_launch first)", g->dev);
+    fslot *S = NULL;
+    for (int k = 0; k < MNW_GPU_FSLOTS && !S; k++)
+        if (g->prune && !g->fs[k].run) S = &g->fs[k];
+    if (!S) return mnw_err_set(e, "GPU %d: every filter slot is busy (mnw_gpu_fbatch_can_launch first)", g->dev);
     CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
-    g->frun = f;
-    g->fsince = now_s();
+    S->run = f;
+    S->seq = g->flaunches++;
+    if (g->fnrun++ == 0) g->fsince = now_s();
     const int np = f->np;
     if (np > 0) {
-        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(g->d_fpairs, f->h_pairs, (size_t)np * sizeof *f->h_pairs,
-                                              cudaMemcpyHostToDevice, g->fst));
-        mnw_gpu_run_prune(g->fst, g->d_fpairs, np, g->d_pseq, g->d_runs, g->d_codes, &g->kp, g->d_fout,
-                          g->o.prune_figs ? g->d_ffigs : NULL);
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(S->d_pairs, f->h_pairs, (size_t)np * sizeof *f->h_pairs,
+                                              cudaMemcpyHostToDevice, S->st));
+        mnw_gpu_run_prune(S->st, S->d_pairs, np, g->d_pseq, g->d_runs, g->d_codes, &g->kp, S->d_out, S->d_figs);
         CHECK_CUDA(e, g->dev, cudaGetLastError());
-        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(f->h_out, g->d_fout, (size_t)np, cudaMemcpyDeviceToHost, g->fst));
-        if (g->o.prune_figs)
-            CHECK_CUDA(e, g->dev, cudaMemcpyAsync(f->h_figs, g->d_ffigs, (size_t)np * sizeof *f->h_figs,
-                                                  cudaMemcpyDeviceToHost, g->fst));
+        if (g->kp.ed) {
+            mnw_gpu_run_prune_ed(S->st, S->d_pairs, np, 0, g->d_pseq, g->d_guides, g->d_peqs, g->d_codes, &g->kp,
+                                 S->d_out, S->d_figs, S->d_list, S->d_list2, S->d_list3, S->d_tau,
+                                 S->d_cnt);
+            CHECK_CUDA(e, g->dev, cudaGetLastError());
+        }
+        CHECK_CUDA(e, g->dev, cudaMemcpyAsync(f->h_out, S->d_out, (size_t)np, cudaMemcpyDeviceToHost, S->st));
+        if (S->d_figs)
+            CHECK_CUDA(e, g->dev, cudaMemcpyAsync(f->h_figs, S->d_figs, (size_t)np * sizeof *f->h_figs,
+                                                  cudaMemcpyDeviceToHost, S->st));
     }
-    CHECK_CUDA(e, g->dev, cudaEventRecord(g->fev, g->fst));
+    CHECK_CUDA(e, g->dev, cudaEventRecord(S->ev, S->st));
     return 0;
 }
 
+/* The oldest batch on the device first: a later one that finished waits
+ * for it (the caller polls again). */
 extern "C" int mnw_gpu_fbatch_poll(mnw_gpu *g, mnw_gpu_fbatch **done, mnw_err *e)
 {
     *done = NULL;
-    if (!g->frun) return 0;
+    fslot *S = NULL;
+    for (int k = 0; k < MNW_GPU_FSLOTS; k++)
+        if (g->fs[k].run && (!S || g->fs[k].seq < S->seq)) S = &g->fs[k];
+    if (!S) return 0;
     CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
-    const int f = fired(g, g->fev, e);
+    const int f = fired(g, S->ev, e);
     if (f <= 0) return f;
-    mnw_gpu_fbatch *b = g->frun;
-    g->frun = NULL;
+    mnw_gpu_fbatch *b = S->run;
+    S->run = NULL;
+    if (--g->fnrun == 0) g->stats.fbusy_s += now_s() - g->fsince;
     g->stats.fbatches++;
     g->stats.fpairs += (uint64_t)b->np;
-    for (int x = 0; x < b->np; x++) g->stats.fpruned += b->h_out[x];
-    g->stats.fbusy_s += now_s() - g->fsince;
+    for (int x = 0; x < b->np; x++)
+        if (b->h_out[x]) { /* 1: stage 1 pruned it, 2: stage 2 */
+            g->stats.fpruned++;
+            g->stats.fpruned2 += b->h_out[x] == 2;
+            b->h_out[x] = 1;
+        }
     *done = b;
     return 1;
 }

@@ -125,6 +125,12 @@ typedef struct {
     int32_t len;    /* bases */
     int32_t nw;     /* runs (distinct words) */
     int32_t amb;    /* codes >= 4 */
+    int32_t nu;     /* stage 2 (gpu_prune_ed_int.cuh; 0 without it): its unique words of MNW_PED_K bases */
+    uint64_t uoff;  /* ... (word << 32 | position, sorted) from here in the guides array */
+    uint64_t soff;  /* its windows at multiples of MNW_PED_STRIDE (word << 32 | start, sorted) from here */
+    uint64_t eoff;  /* its ED pattern rows (A, C, G, T; word w of row x at 4 w + x; ceil(len / 32) words each) in peqs */
+    uint64_t boff;  /* the band's base bitmaps (5 rows, word q of row y at 5 q + y; 32 zero bits first) in peqs */
+    int32_t ns;     /* windows at soff */
     int32_t pad_;
 } mnw_gpu_pseq;
 
@@ -134,14 +140,18 @@ typedef struct {
     int64_t W, Kp, Kl, Dn, Dd;
     int32_t q, use_len, use_score, free_ends;
     int32_t ms, mm, ge, band_gap;
+    int32_t qgram, ed, ed_len, pad_; /* the stages (lib/prune.h's plan) */
+    int64_t ed_cg, ed_alpha, ed_gamma;
 } mnw_gpu_kprune;
 
 /* A pair's figures (the test's mode; gpu.h's mnw_gpu_pfig is the same
- * layout): s0, s1 = INT32_MIN where not computed. */
+ * layout): s0, s1, sg, ed = INT32_MIN where not computed, tau INT64_MIN. */
 typedef struct {
     int32_t shared, amb, s0, s1;
     int64_t p0;
     int32_t pruned, pad_;
+    int32_t sg, ed; /* stage 2 */
+    int64_t tau;
 } mnw_gpu_kpfig;
 
 MNW_GPU_HD int mnw_gpu_nrb(int m) { return (m + MNW_GPU_RB - 1) / MNW_GPU_RB; }

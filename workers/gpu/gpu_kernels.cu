@@ -8,6 +8,7 @@
 #include "workers/gpu/gpu_launch_int.h"
 #include "workers/gpu/gpu_pack2_int.cuh"
 #include "workers/gpu/gpu_prune_int.cuh"
+#include "workers/gpu/gpu_prune_ed_int.cuh"
 
 namespace {
 
@@ -78,4 +79,24 @@ void mnw_gpu_run_prune(cudaStream_t st, const uint2 *pairs, int np, const mnw_gp
     const unsigned blocks = (unsigned)((np + threads - 1) / threads);
     if (figs) mnw_gp::prune<true><<<blocks, threads, 0, st>>>(pairs, np, ps, runs, codes, *p, out, figs);
     else mnw_gp::prune<false><<<blocks, threads, 0, st>>>(pairs, np, ps, runs, codes, *p, out, figs);
+}
+
+void mnw_gpu_run_prune_ed(cudaStream_t st, const uint2 *pairs, int np, int warm, const mnw_gpu_pseq *ps,
+                          const uint64_t *guides, const uint32_t *peqs, const uint8_t *codes, const mnw_gpu_kprune *p,
+                          uint8_t *out, mnw_gpu_kpfig *figs, uint32_t *list, uint32_t *list2, uint32_t *list3,
+                          int32_t *taus, uint32_t *cnt)
+{
+    if (np <= 0 && !warm) return;
+    const int threads = mnw_ge::TPB;
+    const unsigned blocks = np > 0 ? (unsigned)((np + threads - 1) / threads) : 1;
+    if (figs) {
+        mnw_ge::prune_ed_full<<<blocks, threads, 0, st>>>(pairs, np, ps, guides, peqs, codes, *p, out, figs);
+        return;
+    }
+    (void)cudaMemsetAsync(cnt, 0, 4 * sizeof *cnt, st);
+    mnw_ge::compact<<<blocks, threads, 0, st>>>(out, np, list, cnt);
+    mnw_ge::bands<<<blocks, threads, 0, st>>>(pairs, ps, guides, peqs, codes, *p, out, list, cnt, list2, list3, taus, np);
+    mnw_ge::eds_wide<<<blocks, threads, 0, st>>>(pairs, ps, peqs, codes, out, list3, cnt, taus);
+    mnw_ge::eds_reg<2><<<blocks, threads, 0, st>>>(pairs, ps, peqs, codes, out, list2, cnt, taus, np);
+    mnw_ge::eds_reg<1><<<blocks, threads, 0, st>>>(pairs, ps, peqs, codes, out, list2, cnt, taus, np);
 }

@@ -37,4 +37,17 @@ void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, cons
 void mnw_gpu_run_prune(cudaStream_t st, const uint2 *pairs, int np, const mnw_gpu_pseq *ps, const uint32_t *runs,
                        const uint8_t *codes, const mnw_gpu_kprune *p, uint8_t *out, mnw_gpu_kpfig *figs);
 
+/* The filter's stage 2 (gpu_prune_ed_int.cuh) on the same pairs, after
+ * mnw_gpu_run_prune on the same stream. figs not NULL: every pair's
+ * figures gain sg, ed, tau and the decision (one kernel). Else the quick
+ * path: the pairs with out[x] = 0 listed, their guides and bands, ED for
+ * those the lengths do not decide; out[x] = 2 for a pair stage 2 prunes.
+ * Scratch (device, np entries each): list, list2, list3, taus; cnt four counters,
+ * zeroed here. np = 0 launches nothing unless warm (each kernel once on
+ * no pair: the driver reserves their local memory). */
+void mnw_gpu_run_prune_ed(cudaStream_t st, const uint2 *pairs, int np, int warm, const mnw_gpu_pseq *ps,
+                          const uint64_t *guides, const uint32_t *peqs, const uint8_t *codes, const mnw_gpu_kprune *p,
+                          uint8_t *out, mnw_gpu_kpfig *figs, uint32_t *list, uint32_t *list2, uint32_t *list3,
+                          int32_t *taus, uint32_t *cnt);
+
 #endif

@@ -13,6 +13,8 @@
  *   shared  the sum over words of min(runs' counts): a merge of the two
  *           sorted run lists (mnw_gpu_pseq), exact;
  *   amb     a's codes >= 4 plus b's;
+ *   with stage 1 off (the plan's qgram 0) nothing more: the pair goes to
+ *   stage 2 (gpu_prune_ed_int.cuh), shared = INT32_MIN;
  *   then, as prune_cpu.c: with the length bound (use_len) P0 from the
  *   lengths and the decision; else the pre-test with P0 = min(na, nb), a
  *   pair it keeps is kept; the band around diagonal 0, the decision; when
@@ -174,12 +176,14 @@ template <bool FULL>
 __device__ __forceinline__ int decide(const mnw_gpu_pseq &A, const mnw_gpu_pseq &B, const uint32_t *__restrict__ runs,
                                       const uint8_t *__restrict__ codes, const mnw_gpu_kprune &p, mnw_gpu_kpfig *fig)
 {
-    const int shared = qcount(runs + A.woff, A.nw, runs + B.woff, B.nw);
     const int amb = A.amb + B.amb, na = A.len, nb = B.len, lmin = na < nb ? na : nb;
+    const int shared = p.qgram ? qcount(runs + A.woff, A.nw, runs + B.woff, B.nw) : NONE;
     int32_t s0 = NONE, s1 = NONE;
-    int64_t p0;
+    int64_t p0 = 0;
     int pr = 0;
-    if (!p.use_score) {
+    if (!p.qgram) {
+        /* stage 1 off: every pair goes to stage 2 (prune_cpu.c's figures) */
+    } else if (!p.use_score) {
         p0 = p0_len(p, na, nb);
         pr = test(p, shared, amb, na, nb, p0);
     } else {
@@ -204,6 +208,9 @@ __device__ __forceinline__ int decide(const mnw_gpu_pseq &A, const mnw_gpu_pseq 
         fig->p0 = p0;
         fig->pruned = pr;
         fig->pad_ = 0;
+        fig->sg = NONE; /* stage 2's, when it runs (gpu_prune_ed_int.cuh) */
+        fig->ed = NONE;
+        fig->tau = INT64_MIN;
     }
     return pr;
 }

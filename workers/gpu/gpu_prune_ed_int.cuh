@@ -1,0 +1,673 @@
+/* gpu_prune_ed_int.cuh - the filter's second stage on the GPU (issue 39,
+ * docs/PRUNE.md Theorem 2): one thread per pair computes lib/prune_ed.h's
+ * figures exactly as its reference does (the guide, the guided band's
+ * score SG, ED banded by tau) and makes lib/prune.c's integer decision
+ * (mnw_prune_ed_tau), so that a pair is pruned on the GPU exactly when it
+ * is on the CPU (tests/gpu/test_gpu.c compares every figure). Included by
+ * gpu_kernels.cu (the launcher) and by tests/emu (a thread-per-pair kernel
+ * without __syncthreads runs there thread after thread).
+ *
+ * Per pair (i, j), a = sequence i (the query), b = sequence j, for a pair
+ * stage 1 kept (out[x] = 0; every pair with FULL):
+ *   the guide: a's unique words of MNW_PED_K bases and b's windows at
+ *     multiples of MNW_PED_STRIDE, each a list sorted by word built once per
+ *     sequence at open (mnw_gpu_pseq's uoff / soff), merged: a window whose
+ *     word is one of a's gives the hit (pa, pb), written at the window's
+ *     index pb / STRIDE of a local array; then the windows in b's order, the
+ *     longest chain by patience sorting (lib/prune_ed.c's rule: a hit
+ *     replaces the first tail whose pa is >= its own), and the chain read
+ *     back from its end into the same local memory, in increasing order;
+ *   SG: lib/prune_ed.c's band for one thread: row r's 32 cells (columns
+ *     cen[r] - 16 .. cen[r] + 15) in registers, the previous row aligned to
+ *     them by the shift cen[r] - cen[r-1] (>= 0: the chain increases in
+ *     both), the substitution scores of a row from two 32-bit windows of
+ *     b's base bitmaps (built once per sequence at open), the centres
+ *     stepped along the chain's segments with a
+ *     quotient and a remainder (the reference's integer division, exactly);
+ *     rows whose band reaches column 0 or column nb take a slower path with
+ *     the reference's column-0 values, its NEG outside 1..nb and column nb
+ *     carried down. Unreachable cells are not clamped at NEG (the
+ *     reference's clamp): every reachable value is above -2 x 10^7, every
+ *     unreachable one below -5 x 10^8, so the best, a reachable value, is
+ *     the reference's bit for bit;
+ *   tau: mnw_prune_ed_tau's formula (int64);
+ *   ED: Myers' bit vectors with the query a as the pattern (32-bit words,
+ *     its four base rows built once per sequence at open: every thread of a
+ *     warp whose pairs share a reads the same rows) and b as the text,
+ *     computing only the words of Ukkonen's band for tau (workers/cpu/
+ *     prune_ed_cpu.c's argument, the roles of a and b swapped: the band is
+ *     symmetric), so ED is exact where ED <= tau and > tau where not: the
+ *     decision is exact; FULL computes the exact ED.
+ * The decision: |na - nb| > tau prunes, tau >= max(na, nb) keeps, else ED >
+ * tau prunes (prune_cpu.c's stage2). out[x] = 2 for a pair this stage
+ * prunes (the host counts them and writes 1).
+ *
+ * The kernels (gpu_kernels.cu launches them on a filter slot's stream
+ * after stage 1; one thread a pair in each): compact lists the pairs
+ * stage 1 kept, so that warps are full where stage 1 pruned most; bands
+ * computes the guide, SG and tau, decides by the lengths where it can and
+ * sorts the rest by the rows of their ED band; eds_reg<1> and eds_reg<2>
+ * run ED with the band's words in registers (16 and 32 words: bands of up
+ * to 480 and 992 rows: about three quarters and 99% of the ED runs on 150
+ * genes of 16s-2k at 0.10), eds_wide
+ * the rest in a shared-memory ring or local memory. prune_ed_full (tests)
+ * computes every figure of every pair, the exact ED.
+ *
+ * Local memory: bands' guide arrays (3 x MNW_MAX_SEQ_LEN / MNW_PED_STRIDE
+ * int16, 15 KB a thread), eds_wide's and prune_ed_full's ED vectors,
+ * reserved by the driver for every thread the device can hold: gpu_dev.cu
+ * launches the kernels once at open, before the batches take their share
+ * of memory.
+ *
+ * Thread-safety: the kernels read the tables and write their pairs' slots
+ * (the lists through atomic counters).
+ */
+#ifndef MNW_GPU_PRUNE_ED_CUH
+#define MNW_GPU_PRUNE_ED_CUH
+
+#include "workers/gpu/gpu_kern_int.h"
+
+namespace mnw_ge {
+
+constexpr int K = 12;                      /* MNW_PED_K (gpu_dev.cu asserts it) */
+constexpr int STRIDE = 4;                  /* MNW_PED_STRIDE */
+constexpr int WL = 16, BW = 32;            /* MNW_PED_WL, MNW_PED_BAND */
+constexpr int MAXLEN = 10000;              /* MNW_MAX_SEQ_LEN */
+constexpr int NWIN = MAXLEN / STRIDE + 1;  /* windows of b at most */
+constexpr int NWORD = (MAXLEN + 31) / 32;  /* ED's words at most */
+constexpr int NEG = -(1 << 29);
+constexpr int32_t NONE = INT32_MIN;
+
+__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
+
+__device__ __forceinline__ int imax3(int a, int b, int c)
+{
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+    return __vimax3_s32(a, b, c);
+#else
+    return imax(imax(a, b), c);
+#endif
+}
+
+/* lib/prune_ed.c's mnw_ped_bases */
+__device__ __forceinline__ uint32_t bases(int c)
+{
+    /* nibble c of the table {1, 2, 4, 8, 5, 10, 6, 9, 12, 3, 14, 13, 11, 7, 15} */
+    const uint64_t t = 0x0F7BDE3C96A58421ull;
+    return (uint32_t)(t >> (4 * c)) & 15u;
+}
+
+/* The band's view of b: its base bitmaps (gpu_dev.cu's ed_tables: word
+ * q of row y at 5 q + y; rows 0-3 bit i where code i is base y, row 4
+ * where code i is a base, i.e. < 4; 32 zero bits before position 0 and
+ * after the end). bits(B, y, st): bits st .. st + 31 of row y (st >= -32),
+ * a window of 32 columns read as one word, whatever the shift. */
+__device__ __forceinline__ uint32_t bits(const uint32_t *__restrict__ B, int y, int st)
+{
+    const int p = st + 32, q = p >> 5;
+    return __funnelshift_r(B[5 * q + y], B[5 * q + 5 + y], (unsigned)p & 31u);
+}
+
+/* The guide: the chain's hits, in increasing order, as (pa, pb) into
+ * cha[] / chb[] (the window index pb / STRIDE); returns its length.
+ * U: a's unique words (word << 32 | pos), nu of them; S: b's windows at
+ * multiples of STRIDE (word << 32 | start), ns of them; both sorted. */
+__device__ __forceinline__ int guide(const uint64_t *__restrict__ U, int nu, const uint64_t *__restrict__ S, int ns,
+                                     int nb, int16_t *hit, int16_t *prev, int16_t *tail)
+{
+    const int nwin = nb >= K ? (nb - K) / STRIDE + 1 : 0;
+    for (int w = 0; w < nwin; w++) hit[w] = -1;
+    int u = 0;
+    for (int s = 0; s < ns && u < nu; s++) {
+        const uint64_t sv = S[s];
+        const uint32_t sw = (uint32_t)(sv >> 32);
+        while (u < nu && (uint32_t)(U[u] >> 32) < sw) u++;
+        if (u < nu && (uint32_t)(U[u] >> 32) == sw) hit[(uint32_t)sv / STRIDE] = (int16_t)(uint32_t)U[u];
+    }
+    int L = 0;
+    for (int w = 0; w < nwin; w++) {
+        const int pa = hit[w];
+        if (pa < 0) continue;
+        int lo;
+        if (L == 0 || hit[tail[L - 1]] < pa)
+            lo = L; /* the usual case: the chain grows at its end */
+        else {
+            int l = 0, h = L;
+            while (l < h) {
+                const int md = (l + h) / 2;
+                if (hit[tail[md]] < pa)
+                    l = md + 1;
+                else
+                    h = md;
+            }
+            lo = l;
+        }
+        prev[w] = (int16_t)(lo ? tail[lo - 1] : -1);
+        tail[lo] = (int16_t)w;
+        if (lo == L) L++;
+    }
+    /* the chain from its end; tail[] is free once its last entry is read:
+     * the chain's window indices go to tail[0 .. L) in increasing order */
+    int x = L ? tail[L - 1] : -1;
+    for (int k = L - 1; k >= 0; k--) {
+        tail[k] = (int16_t)x;
+        x = prev[x];
+    }
+    return L;
+}
+
+/* The centres cen[r] along the points (0, 0), the chain, (na, nb): a
+ * segment r0 < r <= r1 at a time, cen = c0 + floor((r - r0)(c1 - c0) /
+ * (r1 - r0)) as a quotient and a remainder stepped by one row. */
+struct centres {
+    const int16_t *hit, *chain;
+    int L, k, na, nb;
+    int r1, c1, q, rem, qs, rs, den;
+
+    __device__ __forceinline__ void segment(int r0, int c0)
+    {
+        /* the next point after (r0, c0) with a row > r0 (a hit's row is
+         * below na, and the rows increase along the chain) */
+        if (k < L) {
+            r1 = hit[chain[k]];
+            c1 = chain[k] * STRIDE;
+            k++;
+        } else {
+            r1 = na;
+            c1 = nb;
+            k = L + 1;
+        }
+        den = r1 - r0;
+        q = c0;
+        rem = 0;
+        qs = den > 0 ? (c1 - c0) / den : 0;
+        rs = den > 0 ? (c1 - c0) % den : 0;
+    }
+    __device__ __forceinline__ void start(const int16_t *h, const int16_t *ch, int l, int m, int n)
+    {
+        hit = h;
+        chain = ch;
+        L = l;
+        k = 0;
+        na = m;
+        nb = n;
+        r1 = 0;
+        c1 = 0;
+        segment(0, 0);
+    }
+    /* cen[r] for r = previous r + 1 (the first call r = 1) */
+    __device__ __forceinline__ int next(int r)
+    {
+        while (r > r1) segment(r1, c1);
+        q += qs;
+        rem += rs;
+        if (rem >= den) {
+            rem -= den;
+            q++;
+        }
+        return q;
+    }
+};
+
+/* SG, lib/prune_ed.c's mnw_ped_band (32 cells a row) on the centres; bb
+ * is b's bitmaps (bits()): a row's substitution scores come from two
+ * 32-bit windows, the columns where b's code equals a's base and those
+ * where it is a base. */
+__device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, const uint32_t *__restrict__ bb,
+                                        int nb, centres &cs, int ms, int mm, int g)
+{
+    const int allgap = -g * (na + nb);
+    if (na == 0 || nb == 0) return allgap;
+    int P[BW + 1];
+    int cen = cs.next(1);
+    /* row 0, every column, aligned to row 1: P[k] = column cen - 17 + k */
+#pragma unroll
+    for (int k = 0; k <= BW; k++) {
+        const int c = cen - WL - 1 + k;
+        P[k] = (c >= 0 && c <= nb) ? -g * c : NEG;
+    }
+    int coln = -g * nb, best = allgap;
+    for (int r = 1; r <= na; r++) {
+        const int x = a[r - 1];
+        const int c0 = cen - WL; /* slot k is column c0 + k, code b[c0 + k - 1] */
+        const uint32_t eqw = x < 4 ? bits(bb, x, c0 - 1) : 0u, basew = x < 4 ? bits(bb, 4, c0 - 1) : 0u;
+        int left = c0 - 1 == 0 ? -g * r : NEG;
+        if (c0 >= 1 && c0 + BW - 1 < nb) { /* every slot a cell, column nb outside */
+#pragma unroll
+            for (int k = 0; k < BW; k++) {
+                const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
+                const int h = imax3(P[k] + s, P[k + 1] - g, left - g);
+                P[k] = h; /* P[k] is not read again this row; P[k + 1] still is */
+                left = h;
+            }
+            coln -= g;
+        } else {
+            int vn = NEG;
+#pragma unroll
+            for (int k = 0; k < BW; k++) {
+                const int c = c0 + k;
+                int h;
+                if (c < 1)
+                    h = c == 0 ? -g * r : NEG;
+                else if (c > nb)
+                    h = NEG;
+                else {
+                    const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
+                    int u = P[k + 1];
+                    if (c == nb) u = imax(u, coln);
+                    h = imax3(P[k] + s, u - g, left - g);
+                    if (h < NEG) h = NEG;
+                    if (c == nb) vn = h;
+                }
+                P[k] = h;
+                left = h;
+            }
+            coln -= g;
+            if (c0 <= nb && nb <= c0 + BW - 1 && vn > coln) coln = vn;
+        }
+        if (coln < NEG) coln = NEG;
+        if (r == na) {
+            best = coln;
+#pragma unroll
+            for (int k = 0; k < BW; k++) {
+                const int c = c0 + k;
+                if (c >= 1 && c <= nb && P[k] - g * (nb - c) > best) best = P[k] - g * (nb - c);
+            }
+            break;
+        }
+        /* the next row: P'[k] = this row at column cen' - 17 + k = P[k - 1 + sh] */
+        const int cn = cs.next(r + 1), sh = cn - cen;
+        P[BW] = NEG;
+        if (sh == 0) {
+#pragma unroll
+            for (int k = BW; k > 0; k--) P[k] = P[k - 1];
+            P[0] = NEG;
+        } else {
+            for (int q = 1; q < sh && q <= BW + 1; q++) {
+#pragma unroll
+                for (int k = 0; k < BW; k++) P[k] = P[k + 1];
+                P[BW] = NEG;
+            }
+        }
+        if (cn - WL - 1 <= 0) { /* column 0 in reach: its exact value -g r */
+#pragma unroll
+            for (int k = 0; k <= BW; k++)
+                if (cn - WL - 1 + k == 0) P[k] = -g * r;
+        }
+        cen = cn;
+    }
+    return best > allgap ? best : allgap;
+}
+
+/* ED(a, b) with a the pattern (its base rows peq: word x of row y at x * 4 + y) and b
+ * the text; tau < 0: exact, else exact where <= tau, > tau where not. */
+__device__ __forceinline__ int32_t ed(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b, int nb,
+                                      int64_t tau, uint32_t *pv, uint32_t *mv)
+{
+    if (na == 0) return nb;
+    if (nb == 0) return na;
+    const int W = (na + 31) / 32;
+    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
+    int64_t e = tau >= 0 ? tau - ad : INT64_MAX / 4;
+    if (e < 0) e = 0;
+    e /= 2;
+    if (e > (int64_t)na + nb) e = (int64_t)na + nb;
+    const int off_lo = (int)((d < 0 ? d : 0) - e), off_hi = (int)((d > 0 ? d : 0) + e);
+    for (int x = 0; x < W; x++) {
+        pv[x] = ~0u;
+        mv[x] = 0;
+    }
+    const uint32_t top = 1u << ((na - 1) % 32);
+    int32_t score = na;
+    for (int j = 0; j < nb; j++) {
+        const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;
+        int wlo = lo <= 1 ? 0 : (lo - 1) / 32, whi = hi <= 1 ? 0 : (hi - 1) / 32;
+        if (whi > W - 1) whi = W - 1;
+        if (wlo > whi) wlo = whi;
+        const int c = b[j];
+        const uint32_t bs = bases(c);
+        uint32_t hp = 1, hm = 0;
+        for (int x = wlo; x <= whi; x++) {
+            uint32_t E;
+            if (c < 4)
+                E = peq[x * 4 + c];
+            else {
+                E = 0;
+                for (int y = 0; y < 4; y++)
+                    if (bs >> y & 1) E |= peq[x * 4 + y];
+            }
+            const uint32_t Pv = pv[x], Mv = mv[x];
+            const uint32_t Xv = E | Mv, Eq = E | hm;
+            const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+            uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
+            if (x == whi) {
+                const uint32_t bit = x == W - 1 ? top : 0x80000000u;
+                score += (Ph & bit) != 0;
+                score -= (Mh & bit) != 0;
+            }
+            const uint32_t op = Ph >> 31, om = Mh >> 31;
+            Ph = (Ph << 1) | hp;
+            Mh = (Mh << 1) | hm;
+            pv[x] = Mh | ~(Xv | Ph);
+            mv[x] = Ph & Xv;
+            hp = op;
+            hm = om;
+        }
+    }
+    return score;
+}
+
+/* The same ED with the band's words in a ring of RING words a thread in
+ * shared memory (slot (word mod RING) x the block's threads + the thread:
+ * every access of a warp conflict-free), for bands of at most 32 (RING -
+ * 1) rows (ed_fits): words enter the band at the bottom in their column-0
+ * state and leave at the top, as ed()'s words below and above the band
+ * are treated; the same values word for word as ed(). */
+constexpr int RING = 32, TPB = 128;
+
+__device__ __forceinline__ bool ed_fits(int na, int nb, int64_t tau)
+{
+    if (tau < 0) return false;
+    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
+    int64_t e = tau - ad;
+    if (e < 0) e = 0;
+    e /= 2;
+    return ad + 2 * e + 1 <= 32 * (RING - 1);
+}
+
+__device__ __forceinline__ int32_t ed_ring(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b,
+                                           int nb, int64_t tau, uint32_t *rpv, uint32_t *rmv)
+{
+    if (na == 0) return nb;
+    if (nb == 0) return na;
+    const int W = (na + 31) / 32;
+    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
+    int64_t e = tau - ad;
+    if (e < 0) e = 0;
+    e /= 2;
+    const int off_lo = (int)((d < 0 ? d : 0) - e), off_hi = (int)((d > 0 ? d : 0) + e);
+    const uint32_t top = 1u << ((na - 1) % 32);
+    int32_t score = na;
+    int wnext = 0; /* the first word not yet in the ring */
+    for (int j = 0; j < nb; j++) {
+        const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;
+        int wlo = lo <= 1 ? 0 : (lo - 1) / 32, whi = hi <= 1 ? 0 : (hi - 1) / 32;
+        if (whi > W - 1) whi = W - 1;
+        if (wlo > whi) wlo = whi;
+        for (; wnext <= whi; wnext++) { /* words entering the band: column-0 state */
+            rpv[(wnext % RING) * TPB] = ~0u;
+            rmv[(wnext % RING) * TPB] = 0;
+        }
+        const int c = b[j];
+        uint32_t hp = 1, hm = 0, Ph = 0, Mh = 0;
+        for (int x = wlo; x <= whi; x++) {
+            uint32_t E;
+            if (c < 4)
+                E = peq[x * 4 + c];
+            else {
+                const uint32_t bs = bases(c);
+                E = 0;
+                for (int y = 0; y < 4; y++)
+                    if (bs >> y & 1) E |= peq[x * 4 + y];
+            }
+            const int sl = (x % RING) * TPB;
+            const uint32_t Pv = rpv[sl], Mv = rmv[sl];
+            const uint32_t Xv = E | Mv, Eq = E | hm;
+            const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+            Ph = Mv | ~(Xh | Pv);
+            Mh = Pv & Xh;
+            const uint32_t op = Ph >> 31, om = Mh >> 31;
+            const uint32_t ph = (Ph << 1) | hp, mh = (Mh << 1) | hm;
+            rpv[sl] = mh | ~(Xv | ph);
+            rmv[sl] = ph & Xv;
+            hp = op;
+            hm = om;
+        }
+        const uint32_t bit = whi == W - 1 ? top : 0x80000000u; /* row na, or the last computed row */
+        score += (Ph & bit) != 0;
+        score -= (Mh & bit) != 0;
+    }
+    return score;
+}
+
+/* The same ED with the band's words in registers: a window of NBW words
+ * that slides down with the band (its first word rises by at most one a
+ * column; a word entering at the bottom is in its column-0 state, as the
+ * words below the band are in ed()), for bands of at most 32 (NBW - 1)
+ * rows (ed_rows); the same values word for word as ed(). Two windows: 16
+ * words (bands of up to 480 rows, most pairs at 0.10) and 32 (992). */
+constexpr int NBW1 = 16, NBW2 = 32;
+
+/* The rows of Ukkonen's band for tau (>= 0). */
+__device__ __forceinline__ int64_t ed_rows(int na, int nb, int64_t tau)
+{
+    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
+    int64_t e = tau - ad;
+    if (e < 0) e = 0;
+    e /= 2;
+    return ad + 2 * e + 1;
+}
+
+template <int NBW>
+__device__ __forceinline__ int32_t ed_reg(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b,
+                                          int nb, int64_t tau)
+{
+    if (na == 0) return nb;
+    if (nb == 0) return na;
+    const int W = (na + 31) / 32;
+    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
+    int64_t e = tau - ad;
+    if (e < 0) e = 0;
+    e /= 2;
+    const int off_lo = (int)((d < 0 ? d : 0) - e), off_hi = (int)((d > 0 ? d : 0) + e);
+    uint32_t pv[NBW], mv[NBW];
+#pragma unroll
+    for (int s = 0; s < NBW; s++) {
+        pv[s] = ~0u;
+        mv[s] = 0;
+    }
+    const uint32_t top = 1u << ((na - 1) % 32);
+    int32_t score = na;
+    int wb = 0; /* the window's first word */
+    for (int j = 0; j < nb; j++) {
+        const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;
+        int wlo = lo <= 1 ? 0 : (lo - 1) / 32, whi = hi <= 1 ? 0 : (hi - 1) / 32;
+        if (whi > W - 1) whi = W - 1;
+        if (wlo > whi) wlo = whi;
+        if (wb < wlo) { /* the band's first word rose (by one): the window slides */
+#pragma unroll
+            for (int s = 0; s < NBW - 1; s++) {
+                pv[s] = pv[s + 1];
+                mv[s] = mv[s + 1];
+            }
+            pv[NBW - 1] = ~0u;
+            mv[NBW - 1] = 0;
+            wb++;
+        }
+        const int nact = whi - wb + 1;
+        const int c = b[j];
+        const uint32_t *q = peq + 4 * wb;
+        uint32_t hp = 1, hm = 0, lph = 0, lmh = 0;
+#pragma unroll
+        for (int s = 0; s < NBW; s++) {
+            if (s < nact) {
+                uint32_t E;
+                if (c < 4)
+                    E = q[4 * s + c];
+                else {
+                    const uint32_t bs = bases(c);
+                    E = 0;
+                    for (int y = 0; y < 4; y++)
+                        if (bs >> y & 1) E |= q[4 * s + y];
+                }
+                const uint32_t Pv = pv[s], Mv = mv[s];
+                const uint32_t Xv = E | Mv, Eq = E | hm;
+                const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+                const uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
+                lph = Ph;
+                lmh = Mh;
+                const uint32_t ph = (Ph << 1) | hp, mh = (Mh << 1) | hm;
+                hp = Ph >> 31;
+                hm = Mh >> 31;
+                pv[s] = mh | ~(Xv | ph);
+                mv[s] = ph & Xv;
+            }
+        }
+        const uint32_t bit = whi == W - 1 ? top : 0x80000000u; /* row na, or the last computed row */
+        score += (lph & bit) != 0;
+        score -= (lmh & bit) != 0;
+    }
+    return score;
+}
+
+/* lib/prune.c's mnw_prune_ed_tau */
+__device__ __forceinline__ int64_t tau_of(const mnw_gpu_kprune &p, int64_t sg, int64_t amb, int na, int nb)
+{
+    const int64_t lmin = na < nb ? na : nb, Kd = p.Dd - p.Dn;
+    if (p.ed_len) return p.Dn * lmin / Kd;
+    const int64_t c2 = (int64_t)p.ms * ((int64_t)na + nb) - 2 * sg;
+    const int64_t num = (c2 + p.ed_gamma * amb) * Kd + p.ed_alpha * p.Dn * lmin, den = p.ed_cg * Kd;
+    return num >= 0 ? num / den : -((-num + den - 1) / den);
+}
+
+/* SG (or NONE with the length-alone bound) and tau of pair (i, j). */
+__device__ __forceinline__ int64_t sg_tau(const mnw_gpu_pseq &A, const mnw_gpu_pseq &B,
+                                          const uint64_t *__restrict__ guides, const uint8_t *__restrict__ codes,
+                                          const uint32_t *__restrict__ bmaps, const mnw_gpu_kprune &p,
+                                          int32_t *sg_out)
+{
+    int16_t hit[NWIN], prev[NWIN], tail[NWIN];
+    const int na = A.len, nb = B.len;
+    int32_t sg = NONE;
+    if (!p.ed_len) {
+        const int L = guide(guides + A.uoff, A.nu, guides + B.soff, B.ns, nb, hit, prev, tail);
+        centres cs;
+        cs.start(hit, tail, L, na, nb);
+        sg = band(codes + A.code, na, bmaps + B.boff, nb, cs, p.ms, p.mm, p.band_gap);
+    }
+    *sg_out = sg;
+    return tau_of(p, sg, (int64_t)A.amb + B.amb, na, nb);
+}
+
+/* FULL (tests): every figure of every pair, the exact ED; figs[x] gains
+ * sg, ed, tau and the decision, out[x] = 2 where stage 2 prunes a pair
+ * stage 1 kept. */
+__global__ void __launch_bounds__(TPB) prune_ed_full(const uint2 *__restrict__ pairs, int np,
+                                                     const mnw_gpu_pseq *__restrict__ ps,
+                                                     const uint64_t *__restrict__ guides,
+                                                     const uint32_t *__restrict__ peqs,
+                                                     const uint8_t *__restrict__ codes, mnw_gpu_kprune p, uint8_t *out,
+                                                     mnw_gpu_kpfig *figs)
+{
+    const int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= np) return;
+    uint32_t pv[NWORD], mv[NWORD];
+    const uint2 pr = pairs[x];
+    const mnw_gpu_pseq A = ps[pr.x], B = ps[pr.y];
+    int32_t sg;
+    const int64_t tau = sg_tau(A, B, guides, codes, peqs, p, &sg);
+    const int32_t dist = ed(peqs + A.eoff, A.len, codes + B.code, B.len, -1, pv, mv);
+    mnw_gpu_kpfig *f = &figs[x];
+    f->sg = sg;
+    f->ed = dist;
+    f->tau = tau;
+    if (dist > tau) {
+        f->pruned = 1;
+        if (!out[x]) out[x] = 2;
+    }
+}
+
+/* The quick path: three kernels after stage 1 on the filter's stream (the
+ * counters zeroed before), each launched with a thread for every pair of
+ * the batch (those past the count return at once).
+ * compact: list[cnt[0]++] = x for every pair stage 1 kept (out[x] = 0), so
+ *   that stage 2's warps are full where stage 1 pruned most pairs; */
+__global__ void __launch_bounds__(TPB) compact(const uint8_t *__restrict__ out, int np, uint32_t *list, uint32_t *cnt)
+{
+    const int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x < np && !out[x]) list[atomicAdd(&cnt[0], 1u)] = (uint32_t)x;
+}
+
+/* bands: the guide, SG and tau of each listed pair; where the lengths
+ * decide (|na - nb| > tau prunes, tau >= max(na, nb) keeps) that is the
+ * decision, else the pair goes with taus[x] = tau to list2 from its start
+ * (cnt[1] of them) when its band fits NBW1 words, from its end (cnt[2] of
+ * them at list2[np - cnt[2] ..]) when it fits NBW2, else to list3
+ * (cnt[3]); */
+__global__ void __launch_bounds__(TPB) bands(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
+                                             const uint64_t *__restrict__ guides, const uint32_t *__restrict__ peqs,
+                                             const uint8_t *__restrict__ codes,
+                                             mnw_gpu_kprune p, uint8_t *out, const uint32_t *__restrict__ list,
+                                             uint32_t *cnt, uint32_t *list2, uint32_t *list3, int32_t *taus,
+                                             int np)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= cnt[0]) return;
+    const uint32_t x = list[t];
+    const uint2 pr = pairs[x];
+    const mnw_gpu_pseq A = ps[pr.x], B = ps[pr.y];
+    int32_t sg;
+    const int64_t tau = sg_tau(A, B, guides, codes, peqs, p, &sg);
+    const int na = A.len, nb = B.len, lo = na > nb ? na - nb : nb - na, hi = na > nb ? na : nb;
+    if (lo > tau)
+        out[x] = 2;
+    else if (tau < hi) {
+        taus[x] = (int32_t)tau; /* lo <= tau < hi */
+        const int64_t rows = ed_rows(na, nb, tau);
+        if (rows <= 32 * (NBW1 - 1))
+            list2[atomicAdd(&cnt[1], 1u)] = x;
+        else if (rows <= 32 * (NBW2 - 1))
+            list2[np - 1 - (int)atomicAdd(&cnt[2], 1u)] = x;
+        else
+            list3[atomicAdd(&cnt[3], 1u)] = x;
+    }
+}
+
+/* eds_reg<1>: ED banded by tau in NBW1 registers for list2[0 .. cnt[1]);
+ * eds_reg<2>: in NBW2 for list2[np - cnt[2] .. np); eds_wide: list3[0 ..
+ * cnt[3]) in the shared-memory ring where the band fits it, else ed();
+ * out[x] = 2 where ED > tau. */
+template <int K>
+__global__ void __launch_bounds__(TPB) eds_reg(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
+                                               const uint32_t *__restrict__ peqs, const uint8_t *__restrict__ codes,
+                                               uint8_t *out, const uint32_t *__restrict__ list2, const uint32_t *cnt,
+                                               const int32_t *__restrict__ taus, int np)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= cnt[K]) return;
+    const uint32_t x = K == 1 ? list2[t] : list2[np - 1 - (int)t];
+    const uint2 pr = pairs[x];
+    const mnw_gpu_pseq A = ps[pr.x], B = ps[pr.y];
+    const int64_t tau = taus[x];
+    const int32_t dist = K == 1 ? ed_reg<NBW1>(peqs + A.eoff, A.len, codes + B.code, B.len, tau)
+                                : ed_reg<NBW2>(peqs + A.eoff, A.len, codes + B.code, B.len, tau);
+    if (dist > tau) out[x] = 2;
+}
+
+__global__ void __launch_bounds__(TPB) eds_wide(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
+                                                const uint32_t *__restrict__ peqs, const uint8_t *__restrict__ codes,
+                                                uint8_t *out, const uint32_t *__restrict__ list3, const uint32_t *cnt,
+                                                const int32_t *__restrict__ taus)
+{
+    __shared__ uint32_t ring[2 * RING * TPB]; /* ED's band: pv then mv, a column a thread */
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= cnt[3]) return;
+    const uint32_t x = list3[t];
+    const uint2 pr = pairs[x];
+    const mnw_gpu_pseq A = ps[pr.x], B = ps[pr.y];
+    const int na = A.len, nb = B.len;
+    const int64_t tau = taus[x];
+    const uint8_t *b = codes + B.code;
+    int32_t dist;
+    if (ed_fits(na, nb, tau))
+        dist = ed_ring(peqs + A.eoff, na, b, nb, tau, ring + threadIdx.x, ring + RING * TPB + threadIdx.x);
+    else {
+        uint32_t pv[NWORD], mv[NWORD];
+        dist = ed(peqs + A.eoff, na, b, nb, tau, pv, mv);
+    }
+    if (dist > tau) out[x] = 2;
+}
+
+} // namespace mnw_ge
+
+#endif
