@@ -112,9 +112,9 @@ B ?= build
 BIN ?= bin
 LIB_SRC := $(filter-out src/main.c,$(wildcard lib/*.c src/*.c cld/*.c nld/*.c workers/cpu/*.c workers/tb/*.c))
 ifneq ($(NVCC),)
-GPU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard workers/gpu/*.cu)) $(B)/workers/gpu/gpu_opts.o
+GPU_OBJ := $(patsubst %.cu,$(B)/%.o,$(wildcard workers/gpu/*.cu)) $(B)/workers/gpu/gpu_opts.o $(B)/workers/gpu/gpu_ptab.o
 else
-GPU_OBJ := $(B)/workers/gpu/gpu_none.o $(B)/workers/gpu/gpu_opts.o
+GPU_OBJ := $(B)/workers/gpu/gpu_none.o $(B)/workers/gpu/gpu_opts.o $(B)/workers/gpu/gpu_ptab.o
 endif
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(GPU_OBJ)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
@@ -188,7 +188,8 @@ $(B)/tests-gpu/%: tests/gpu/%.c $(TEST_LIB_OBJ) $(B)/libmnw.a
 CXX ?= g++
 EMU_FLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -Wno-unknown-pragmas -fno-exceptions -fno-rtti -D_GNU_SOURCE -MMD -MP \
              -I. -Itests/emu
-EMU_OBJ := $(B)/emu/gpu_dev.o $(B)/emu/emu_kernels.o $(B)/emu/emu_runtime.o $(B)/workers/gpu/gpu_opts.o
+EMU_OBJ := $(B)/emu/gpu_dev.o $(B)/emu/emu_kernels.o $(B)/emu/emu_runtime.o $(B)/workers/gpu/gpu_opts.o \
+           $(B)/workers/gpu/gpu_ptab.o
 $(B)/emu/gpu_dev.o: workers/gpu/gpu_dev.cu
 	@mkdir -p $(dir $@)
 	$(CXX) -x c++ $(EMU_FLAGS) $(SAN) -c $< -o $@

@@ -157,7 +157,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_gpu_prune: %s\n", e.msg);
             return 1;
         }
-        if (first) printf("# %s; q-gram tables built in %.2fs\n", mnw_gpu_describe(g), mnw_gpu_prune_open_s(g));
+        if (first) printf("# %s; the filter's tables built in %.2fs\n", mnw_gpu_describe(g), mnw_gpu_prune_open_s(g));
         first = 0;
         double best = 1e30, busy = 0;
         for (int r = 0; r < reps; r++) {

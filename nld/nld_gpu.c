@@ -460,7 +460,7 @@ static void *gpu_main(void *p)
                  st->cfg->gpu_batch, mnw_now() - t0);
         if (G->prune)
             LOG_INFO("GPU %d: filter before the DP on the device, batches of up to %d pairs beside the alignment "
-                     "batches (q-gram tables built in %.2fs)",
+                     "batches (its tables built in %.2fs)",
                      d->id, o.prune_pairs, mnw_gpu_prune_open_s(d->g));
     }
     int end = 0;

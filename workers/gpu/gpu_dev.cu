@@ -25,8 +25,9 @@
  *
  * The filter (issue 39, gpu_prune_int.cuh): with a plan that is on, the
  * open builds each sequence's q-gram runs and ambiguity count (and stage
- * 2's tables with a plan that has it; host, then one copy) before the
- * slots take their share of free memory; MNW_GPU_FBATCHES host filter
+ * 2's tables with a plan that has it; gpu_ptab.c, on the host by up to 16
+ * threads, then one copy) before the slots take their share of free
+ * memory; MNW_GPU_FBATCHES host filter
  * batches (pinned) take turns on MNW_GPU_FSLOTS device filter slots, each
  * with its own stream and event, so filter batches run beside the
  * alignment batches and beside each other.
@@ -41,11 +42,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 extern "C" {
 #include "lib/prune_ed.h"
 #include "lib/seq.h"
 #include "workers/gpu/gpu.h"
+#include "workers/gpu/gpu_ptab.h"
 }
 #include "workers/gpu/gpu_launch_int.h"
 
@@ -207,180 +210,35 @@ static_assert(sizeof(mnw_gpu_pfig) == sizeof(mnw_gpu_kpfig) && offsetof(mnw_gpu_
                   offsetof(mnw_gpu_pfig, pruned) == offsetof(mnw_gpu_kpfig, pruned),
               "gpu.h's figures are the kernel's");
 
-/* Sorts v[0 .. n) by the word in bits 32.. (24 bits), stably: three
- * passes of 8 bits through tmp. */
-static void sort_words(uint64_t *v, uint64_t *tmp, size_t n)
-{
-    for (int sh = 32; sh < 56; sh += 8) {
-        size_t cnt[257];
-        memset(cnt, 0, sizeof cnt);
-        for (size_t x = 0; x < n; x++) cnt[((v[x] >> sh) & 255) + 1]++;
-        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
-        for (size_t x = 0; x < n; x++) tmp[cnt[(v[x] >> sh) & 255]++] = v[x];
-        memcpy(v, tmp, n * sizeof *v);
-    }
-}
-
-/* Stage 2's tables (gpu_prune_ed_int.cuh): per sequence its words of
- * MNW_PED_K bases that occur once (inside runs of ACGT, lib/prune_ed.h's
- * windows) and its windows at multiples of MNW_PED_STRIDE, each as (word
- * << 32 | position) sorted by word (the guide merges a's list with b's);
- * ED's pattern rows, one a base: bit i of row x set where code i's base set
- * holds x (mnw_ped_bases), word w of row x at w * 4 + x (a warp's threads
- * read nearby words of one query); and the guided band's base bitmaps
- * (gpu_prune_ed_int.cuh's bits()). Built on the host, copied once. */
-static int ed_tables(mnw_gpu *g, mnw_gpu_pseq *ps, mnw_err *e)
-{
-    const mnw_seqset *S = g->seqs;
-    const size_t n = S->n;
-    size_t gcap = 1 << 16, gused = 0, pcap = 1 << 16, pused = 0;
-    uint64_t *gv = (uint64_t *)mnw_xmalloc(gcap * sizeof *gv);
-    uint32_t *pq = (uint32_t *)mnw_xmalloc(pcap * sizeof *pq);
-    uint64_t *win = (uint64_t *)mnw_xmalloc((MNW_MAX_SEQ_LEN + 1) * sizeof *win);
-    uint64_t *tmp = (uint64_t *)mnw_xmalloc((MNW_MAX_SEQ_LEN + 1) * sizeof *tmp);
-    const uint32_t kmask = (1u << (2 * MNW_PED_K)) - 1;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *a = mnw_seq_codes(S, i);
-        const size_t len = mnw_seq_len(S, i);
-        const size_t W = (len + 31) / 32;
-        if (gused + len + len / MNW_PED_STRIDE + 2 > gcap) {
-            while (gused + len + len / MNW_PED_STRIDE + 2 > gcap) gcap *= 2;
-            gv = (uint64_t *)mnw_xrealloc(gv, gcap * sizeof *gv);
-        }
-        if (pused + 4 * W > pcap) {
-            while (pused + 4 * W > pcap) pcap *= 2;
-            pq = (uint32_t *)mnw_xrealloc(pq, pcap * sizeof *pq);
-        }
-        /* every window, sorted; the words met once */
-        size_t nwin = 0;
-        uint32_t v = 0;
-        int run = 0;
-        for (size_t p = 0; p < len; p++) {
-            if (a[p] < 4) {
-                v = ((v << 2) | a[p]) & kmask;
-                run++;
-            } else
-                run = 0;
-            if (run >= MNW_PED_K) win[nwin++] = (uint64_t)v << 32 | (uint64_t)(p - MNW_PED_K + 1);
-        }
-        sort_words(win, tmp, nwin);
-        ps[i].uoff = gused;
-        for (size_t x = 0; x < nwin; x++) {
-            const uint64_t w = win[x] >> 32;
-            if ((x > 0 && win[x - 1] >> 32 == w) || (x + 1 < nwin && win[x + 1] >> 32 == w)) continue;
-            gv[gused++] = win[x];
-        }
-        ps[i].nu = (int32_t)(gused - ps[i].uoff);
-        /* the windows at multiples of the stride, in the same order */
-        ps[i].soff = gused;
-        for (size_t x = 0; x < nwin; x++)
-            if ((uint32_t)win[x] % MNW_PED_STRIDE == 0) gv[gused++] = win[x];
-        ps[i].ns = (int32_t)(gused - ps[i].soff);
-        /* ED's pattern rows */
-        ps[i].eoff = pused;
-        memset(pq + pused, 0, 4 * W * sizeof *pq);
-        for (size_t p = 0; p < len; p++)
-            for (int x = 0; x < 4; x++)
-                if (mnw_ped_bases[a[p]] >> x & 1) pq[pused + (size_t)(p / 32) * 4 + x] |= 1u << (p % 32);
-        pused += 4 * W;
-        /* the band's base bitmaps: position p at bit p + 32 (zeros around) */
-        const size_t Q = (len + 32 + 63) / 32 + 1;
-        if (pused + 5 * Q > pcap) {
-            while (pused + 5 * Q > pcap) pcap *= 2;
-            pq = (uint32_t *)mnw_xrealloc(pq, pcap * sizeof *pq);
-        }
-        ps[i].boff = pused;
-        memset(pq + pused, 0, 5 * Q * sizeof *pq);
-        for (size_t p = 0; p < len; p++)
-            if (a[p] < 4) {
-                const size_t b = p + 32;
-                pq[pused + 5 * (b / 32) + a[p]] |= 1u << (b % 32);
-                pq[pused + 5 * (b / 32) + 4] |= 1u << (b % 32);
-            }
-        pused += 5 * Q;
-    }
-    free(win);
-    free(tmp);
-    cudaError_t rc = cudaMalloc((void **)&g->d_guides, (gused ? gused : 1) * sizeof *gv);
-    if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_peqs, (pused ? pused : 1) * sizeof *pq);
-    if (rc == cudaSuccess && gused) rc = cudaMemcpy(g->d_guides, gv, gused * sizeof *gv, cudaMemcpyHostToDevice);
-    if (rc == cudaSuccess && pused) rc = cudaMemcpy(g->d_peqs, pq, pused * sizeof *pq, cudaMemcpyHostToDevice);
-    free(gv);
-    free(pq);
-    CHECK_CUDA(e, g->dev, rc);
-    return 0;
-}
-
-/* The filter's tables (issue 39, gpu_kern_int.h's mnw_gpu_pseq): each
- * sequence's ACGT words of q = 8 bases (windows inside runs of ACGT, the
- * CPU filter's rule), as sorted (word, count) runs, and its codes >= 4;
- * built on the host (a bit set of the words met and a count per word,
- * scanned in word order), copied to the device. */
+/* The filter's tables (issue 39, gpu_ptab.h: built on the host by up to 16
+ * threads, then copied once), the filter slots, and a first launch of
+ * stage 2's kernels (the driver reserves their local memory then). */
 static int prune_tables(mnw_gpu *g, mnw_err *e)
 {
     const double t0 = now_s();
-    const mnw_seqset *S = g->seqs;
-    const size_t n = S->n;
-    mnw_gpu_pseq *ps = (mnw_gpu_pseq *)mnw_xcalloc(n ? n : 1, sizeof *ps);
-    uint16_t *cnt = (uint16_t *)mnw_xcalloc(1 << 16, sizeof *cnt);
-    uint64_t bits[(1 << 16) / 64];
-    memset(bits, 0, sizeof bits);
-    size_t cap = 1 << 16, used = 0;
-    uint32_t *runs = (uint32_t *)mnw_xmalloc(cap * sizeof *runs);
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *a = mnw_seq_codes(S, i);
-        const size_t len = mnw_seq_len(S, i);
-        if (len > 65535) { /* a word's count must fit its 16 bits (MNW_MAX_SEQ_LEN is far below) */
-            free(ps), free(cnt), free(runs);
-            return mnw_err_set(e, "GPU %d: sequence %s has %zu bases, more than the filter's tables hold (65535)",
-                               g->dev, mnw_seq_id(S, i), len);
-        }
-        uint32_t v = 0;
-        int run = 0, amb = 0;
-        for (size_t p = 0; p < len; p++) {
-            const uint8_t c = a[p];
-            if (c < 4) {
-                v = ((v << 2) | c) & 0xffffu;
-                run++;
-            } else {
-                amb++;
-                run = 0;
-            }
-            if (run >= MNW_PRUNE_Q) {
-                bits[v >> 6] |= (uint64_t)1 << (v & 63);
-                cnt[v]++;
-            }
-        }
-        if (used + len + 1 > cap) {
-            while (used + len + 1 > cap) cap *= 2;
-            runs = (uint32_t *)mnw_xrealloc(runs, cap * sizeof *runs);
-        }
-        ps[i].code = S->off[i];
-        ps[i].woff = used;
-        ps[i].len = (int32_t)len;
-        ps[i].amb = amb;
-        for (int w = 0; w < (1 << 16) / 64; w++)
-            while (bits[w]) {
-                const int b = __builtin_ctzll(bits[w]);
-                const uint32_t word = (uint32_t)(w * 64 + b);
-                runs[used++] = word << 16 | cnt[word];
-                cnt[word] = 0;
-                bits[w] &= bits[w] - 1;
-            }
-        ps[i].nw = (int32_t)(used - ps[i].woff);
-    }
-    free(cnt);
-    if (g->kp.ed && ed_tables(g, ps, e)) {
-        free(ps);
-        free(runs);
+    long nc = sysconf(_SC_NPROCESSORS_ONLN);
+    if (nc < 1) nc = 1;
+    if (nc > 16) nc = 16;
+    mnw_gpu_ptab t;
+    if (mnw_gpu_ptab_build(g->seqs, g->kp.ed, (int)nc, g->dev, &t, e)) {
+        mnw_gpu_ptab_free(&t);
         return -1;
     }
-    cudaError_t rc = cudaMalloc((void **)&g->d_pseq, (n ? n : 1) * sizeof *ps);
-    if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_runs, (used ? used : 1) * sizeof *runs);
-    if (rc == cudaSuccess && n) rc = cudaMemcpy(g->d_pseq, ps, n * sizeof *ps, cudaMemcpyHostToDevice);
-    if (rc == cudaSuccess && used) rc = cudaMemcpy(g->d_runs, runs, used * sizeof *runs, cudaMemcpyHostToDevice);
-    free(ps);
-    free(runs);
+    const size_t n = g->seqs->n;
+    cudaError_t rc = cudaMalloc((void **)&g->d_pseq, (n ? n : 1) * sizeof *t.ps);
+    if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_runs, (t.nruns ? t.nruns : 1) * sizeof *t.runs);
+    if (rc == cudaSuccess && n) rc = cudaMemcpy(g->d_pseq, t.ps, n * sizeof *t.ps, cudaMemcpyHostToDevice);
+    if (rc == cudaSuccess && t.nruns)
+        rc = cudaMemcpy(g->d_runs, t.runs, t.nruns * sizeof *t.runs, cudaMemcpyHostToDevice);
+    if (rc == cudaSuccess && g->kp.ed) {
+        rc = cudaMalloc((void **)&g->d_guides, (t.nguides ? t.nguides : 1) * sizeof *t.guides);
+        if (rc == cudaSuccess) rc = cudaMalloc((void **)&g->d_peqs, (t.npeqs ? t.npeqs : 1) * sizeof *t.peqs);
+        if (rc == cudaSuccess && t.nguides)
+            rc = cudaMemcpy(g->d_guides, t.guides, t.nguides * sizeof *t.guides, cudaMemcpyHostToDevice);
+        if (rc == cudaSuccess && t.npeqs)
+            rc = cudaMemcpy(g->d_peqs, t.peqs, t.npeqs * sizeof *t.peqs, cudaMemcpyHostToDevice);
+    }
+    mnw_gpu_ptab_free(&t);
     CHECK_CUDA(e, g->dev, rc);
     const int cap2 = g->o.prune_pairs;
     for (int k = 0; k < MNW_GPU_FSLOTS; k++) {
