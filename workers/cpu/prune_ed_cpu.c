@@ -69,6 +69,14 @@ struct mnw_pedc {
     /* per pair */
     int32_t *hpa, *hpb, *prev, *tail, *cen[PB]; /* cen: one guide a pair of a band group */
     int hcap, ccap;
+    /* ED's targets in the order of their lengths (mnw_pedc_ed) */
+    uint32_t *ord;
+    const uint8_t **ot;
+    int *on;
+    int64_t *otau;
+    int32_t *oed;
+    size_t ocap;
+    size_t *cnt, ccnt;
     uint8_t *bp[PB];
     size_t bcap;
     int32_t r0[PB * BROW], ra[BROW], rb[BROW];
@@ -97,6 +105,12 @@ void mnw_pedc_free(mnw_pedc *w)
     free(w->hpb);
     free(w->prev);
     free(w->tail);
+    free(w->ord);
+    free(w->ot);
+    free(w->on);
+    free(w->otau);
+    free(w->oed);
+    free(w->cnt);
     for (int x = 0; x < PB; x++) {
         free(w->cen[x]);
         free(w->bp[x]);
@@ -285,13 +299,53 @@ static void ed_group(mnw_pedc *w, const uint8_t *const *t, const int *n, int cou
     for (int l = 0; l < count; l++) ed[l] = n[l] == 0 ? na : (int32_t)(int64_t)sc[l];
 }
 
+/* With tau, the targets are taken in the order of their lengths: a lane
+ * group shares the union of its lanes' bands, whose centres lie at d / 2 (d
+ * = n - na), so lanes of near lengths compute fewer words (each lane's
+ * result is its own either way). A counting sort on the length. */
 void mnw_pedc_ed(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t count, const int64_t *tau, int32_t *ed,
                  int isa)
 {
-    for (size_t k = 0; k < count; k += L) {
-        const int c = count - k < L ? (int)(count - k) : L;
-        ed_group(w, t + k, n + k, c, tau ? tau + k : NULL, ed + k, isa);
+    if (!tau || count <= L) {
+        for (size_t k = 0; k < count; k += L) {
+            const int c = count - k < L ? (int)(count - k) : L;
+            ed_group(w, t + k, n + k, c, tau ? tau + k : NULL, ed + k, isa);
+        }
+        return;
     }
+    if (count > w->ocap) {
+        w->ocap = count;
+        w->ord = mnw_xrealloc(w->ord, count * sizeof *w->ord);
+        w->ot = mnw_xrealloc(w->ot, count * sizeof *w->ot);
+        w->on = mnw_xrealloc(w->on, count * sizeof *w->on);
+        w->otau = mnw_xrealloc(w->otau, count * sizeof *w->otau);
+        w->oed = mnw_xrealloc(w->oed, count * sizeof *w->oed);
+    }
+    int lo = n[0], hi = n[0];
+    for (size_t k = 1; k < count; k++) {
+        if (n[k] < lo) lo = n[k];
+        if (n[k] > hi) hi = n[k];
+    }
+    const size_t span = (size_t)(hi - lo) + 1;
+    if (span > w->ccnt) {
+        w->ccnt = span;
+        w->cnt = mnw_xrealloc(w->cnt, (span + 1) * sizeof *w->cnt);
+    }
+    memset(w->cnt, 0, (span + 1) * sizeof *w->cnt);
+    for (size_t k = 0; k < count; k++) w->cnt[n[k] - lo + 1]++;
+    for (size_t v = 0; v < span; v++) w->cnt[v + 1] += w->cnt[v];
+    for (size_t k = 0; k < count; k++) w->ord[w->cnt[n[k] - lo]++] = (uint32_t)k;
+    for (size_t x = 0; x < count; x++) {
+        const uint32_t k = w->ord[x];
+        w->ot[x] = t[k];
+        w->on[x] = n[k];
+        w->otau[x] = tau[k];
+    }
+    for (size_t x = 0; x < count; x += L) {
+        const int c = count - x < L ? (int)(count - x) : L;
+        ed_group(w, w->ot + x, w->on + x, c, w->otau + x, w->oed + x, isa);
+    }
+    for (size_t x = 0; x < count; x++) ed[w->ord[x]] = w->oed[x];
 }
 
 /* ---- the guide ---- */
