@@ -66,6 +66,7 @@
 #define MNW_GPU_PRUNE_ED_CUH
 
 #include "workers/gpu/gpu_kern_int.h"
+#include "workers/gpu/gpu_prune_int.cuh" /* imax, imax3 */
 
 namespace mnw_ge {
 
@@ -78,16 +79,8 @@ constexpr int NWORD = (MAXLEN + 31) / 32;  /* ED's words at most */
 constexpr int NEG = -(1 << 29);
 constexpr int32_t NONE = INT32_MIN;
 
-__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
-
-__device__ __forceinline__ int imax3(int a, int b, int c)
-{
-#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
-    return __vimax3_s32(a, b, c);
-#else
-    return imax(imax(a, b), c);
-#endif
-}
+using mnw_gp::imax;
+using mnw_gp::imax3;
 
 /* lib/prune_ed.c's mnw_ped_bases */
 __device__ __forceinline__ uint32_t bases(int c)
@@ -299,6 +292,29 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
     return best > allgap ? best : allgap;
 }
 
+/* Ukkonen's band for tau (workers/cpu/prune_ed_cpu.c): rows i of a (the
+ * pattern) with i - j in [lo, hi] at column j of b, lo = min(0, d) - e, hi
+ * = max(0, d) + e, d = na - nb, e = floor((tau - |d|) / 2) (0 when
+ * negative); tau < 0: the whole matrix. Its rows: hi - lo + 1. */
+struct ukk {
+    int lo, hi;
+    int64_t rows;
+};
+
+__device__ __forceinline__ ukk ukk_band(int na, int nb, int64_t tau)
+{
+    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
+    int64_t e = tau >= 0 ? tau - ad : INT64_MAX / 4;
+    if (e < 0) e = 0;
+    e /= 2;
+    if (e > (int64_t)na + nb) e = (int64_t)na + nb;
+    ukk u;
+    u.lo = (int)((d < 0 ? d : 0) - e);
+    u.hi = (int)((d > 0 ? d : 0) + e);
+    u.rows = ad + 2 * e + 1;
+    return u;
+}
+
 /* ED(a, b) with a the pattern (its base rows peq: word x of row y at x * 4 + y) and b
  * the text; tau < 0: exact, else exact where <= tau, > tau where not. */
 __device__ __forceinline__ int32_t ed(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b, int nb,
@@ -307,12 +323,8 @@ __device__ __forceinline__ int32_t ed(const uint32_t *__restrict__ peq, int na, 
     if (na == 0) return nb;
     if (nb == 0) return na;
     const int W = (na + 31) / 32;
-    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
-    int64_t e = tau >= 0 ? tau - ad : INT64_MAX / 4;
-    if (e < 0) e = 0;
-    e /= 2;
-    if (e > (int64_t)na + nb) e = (int64_t)na + nb;
-    const int off_lo = (int)((d < 0 ? d : 0) - e), off_hi = (int)((d > 0 ? d : 0) + e);
+    const ukk u = ukk_band(na, nb, tau);
+    const int off_lo = u.lo, off_hi = u.hi;
     for (int x = 0; x < W; x++) {
         pv[x] = ~0u;
         mv[x] = 0;
@@ -367,12 +379,7 @@ constexpr int RING = 32, TPB = 128;
 
 __device__ __forceinline__ bool ed_fits(int na, int nb, int64_t tau)
 {
-    if (tau < 0) return false;
-    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
-    int64_t e = tau - ad;
-    if (e < 0) e = 0;
-    e /= 2;
-    return ad + 2 * e + 1 <= 32 * (RING - 1);
+    return tau >= 0 && ukk_band(na, nb, tau).rows <= 32 * (RING - 1);
 }
 
 __device__ __forceinline__ int32_t ed_ring(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b,
@@ -381,11 +388,8 @@ __device__ __forceinline__ int32_t ed_ring(const uint32_t *__restrict__ peq, int
     if (na == 0) return nb;
     if (nb == 0) return na;
     const int W = (na + 31) / 32;
-    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
-    int64_t e = tau - ad;
-    if (e < 0) e = 0;
-    e /= 2;
-    const int off_lo = (int)((d < 0 ? d : 0) - e), off_hi = (int)((d > 0 ? d : 0) + e);
+    const ukk u = ukk_band(na, nb, tau);
+    const int off_lo = u.lo, off_hi = u.hi;
     const uint32_t top = 1u << ((na - 1) % 32);
     int32_t score = na;
     int wnext = 0; /* the first word not yet in the ring */
@@ -434,19 +438,9 @@ __device__ __forceinline__ int32_t ed_ring(const uint32_t *__restrict__ peq, int
  * that slides down with the band (its first word rises by at most one a
  * column; a word entering at the bottom is in its column-0 state, as the
  * words below the band are in ed()), for bands of at most 32 (NBW - 1)
- * rows (ed_rows); the same values word for word as ed(). Two windows: 16
+ * rows (ukk_band); the same values word for word as ed(). Two windows: 16
  * words (bands of up to 480 rows, most pairs at 0.10) and 32 (992). */
 constexpr int NBW1 = 16, NBW2 = 32;
-
-/* The rows of Ukkonen's band for tau (>= 0). */
-__device__ __forceinline__ int64_t ed_rows(int na, int nb, int64_t tau)
-{
-    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
-    int64_t e = tau - ad;
-    if (e < 0) e = 0;
-    e /= 2;
-    return ad + 2 * e + 1;
-}
 
 template <int NBW>
 __device__ __forceinline__ int32_t ed_reg(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b,
@@ -455,11 +449,8 @@ __device__ __forceinline__ int32_t ed_reg(const uint32_t *__restrict__ peq, int 
     if (na == 0) return nb;
     if (nb == 0) return na;
     const int W = (na + 31) / 32;
-    const int64_t d = (int64_t)na - nb, ad = d < 0 ? -d : d;
-    int64_t e = tau - ad;
-    if (e < 0) e = 0;
-    e /= 2;
-    const int off_lo = (int)((d < 0 ? d : 0) - e), off_hi = (int)((d > 0 ? d : 0) + e);
+    const ukk u = ukk_band(na, nb, tau);
+    const int off_lo = u.lo, off_hi = u.hi;
     uint32_t pv[NBW], mv[NBW];
 #pragma unroll
     for (int s = 0; s < NBW; s++) {
@@ -613,7 +604,7 @@ __global__ void __launch_bounds__(TPB) bands(const uint2 *__restrict__ pairs, co
         out[x] = 2;
     else if (tau < hi) {
         taus[x] = (int32_t)tau; /* lo <= tau < hi */
-        const int64_t rows = ed_rows(na, nb, tau);
+        const int64_t rows = ukk_band(na, nb, tau).rows;
         if (rows <= 32 * (NBW1 - 1))
             list2[atomicAdd(&cnt[1], 1u)] = x;
         else if (rows <= 32 * (NBW2 - 1))
