@@ -49,8 +49,8 @@
  * sorts the rest by the rows of their ED band; eds_reg<1> and eds_reg<2>
  * run ED with the band's words in registers (16 and 32 words: bands of up
  * to 480 and 992 rows: about three quarters and 99% of the ED runs on 150
- * genes of 16s-2k at 0.10), eds_wide
- * the rest in a shared-memory ring or local memory. prune_ed_full (tests)
+ * genes of 16s-2k at 0.10), eds_wide the rest with ED's vectors in local
+ * memory. prune_ed_full (tests)
  * computes every figure of every pair, the exact ED.
  *
  * Local memory: bands' guide arrays (3 x MNW_MAX_SEQ_LEN / MNW_PED_STRIDE
@@ -315,6 +315,50 @@ __device__ __forceinline__ ukk ukk_band(int na, int nb, int64_t tau)
     return u;
 }
 
+/* The words of Ukkonen's band at column j (0-based) of b: wlo .. whi of
+ * a's W words. */
+__device__ __forceinline__ void band_words(const ukk &u, int j, int W, int *wlo, int *whi)
+{
+    const int lo = j + 1 + u.lo, hi = j + 1 + u.hi;
+    int l = lo <= 1 ? 0 : (lo - 1) / 32, h = hi <= 1 ? 0 : (hi - 1) / 32;
+    if (h > W - 1) h = W - 1;
+    if (l > h) l = h;
+    *wlo = l;
+    *whi = h;
+}
+
+/* The pattern bits of word x for b's code c: where a's base set meets
+ * c's (one row for a base, the union of its bases' rows for a code >= 4). */
+__device__ __forceinline__ uint32_t eq_word(const uint32_t *__restrict__ peq, int x, int c)
+{
+    if (c < 4) return peq[x * 4 + c];
+    const uint32_t bs = bases(c);
+    uint32_t E = 0;
+    for (int y = 0; y < 4; y++)
+        if (bs >> y & 1) E |= peq[x * 4 + y];
+    return E;
+}
+
+/* One word of Myers' step: the word's vertical deltas (pv, mv) for the new
+ * column, the horizontal carry (hp, hm) passed down; *ph, *mh the word's
+ * horizontal deltas before the shift (its last row's is bit 31, or the
+ * row's own bit in the last word). */
+__device__ __forceinline__ void myers_word(uint32_t E, uint32_t &pv, uint32_t &mv, uint32_t &hp, uint32_t &hm,
+                                           uint32_t *ph, uint32_t *mh)
+{
+    const uint32_t Pv = pv, Mv = mv;
+    const uint32_t Xv = E | Mv, Eq = E | hm;
+    const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+    const uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
+    *ph = Ph;
+    *mh = Mh;
+    const uint32_t sp = (Ph << 1) | hp, sm = (Mh << 1) | hm;
+    hp = Ph >> 31;
+    hm = Mh >> 31;
+    pv = sm | ~(Xv | sp);
+    mv = sp & Xv;
+}
+
 /* ED(a, b) with a the pattern (its base rows peq: word x of row y at x * 4 + y) and b
  * the text; tau < 0: exact, else exact where <= tau, > tau where not. */
 __device__ __forceinline__ int32_t ed(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b, int nb,
@@ -324,7 +368,6 @@ __device__ __forceinline__ int32_t ed(const uint32_t *__restrict__ peq, int na, 
     if (nb == 0) return na;
     const int W = (na + 31) / 32;
     const ukk u = ukk_band(na, nb, tau);
-    const int off_lo = u.lo, off_hi = u.hi;
     for (int x = 0; x < W; x++) {
         pv[x] = ~0u;
         mv[x] = 0;
@@ -332,107 +375,19 @@ __device__ __forceinline__ int32_t ed(const uint32_t *__restrict__ peq, int na, 
     const uint32_t top = 1u << ((na - 1) % 32);
     int32_t score = na;
     for (int j = 0; j < nb; j++) {
-        const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;
-        int wlo = lo <= 1 ? 0 : (lo - 1) / 32, whi = hi <= 1 ? 0 : (hi - 1) / 32;
-        if (whi > W - 1) whi = W - 1;
-        if (wlo > whi) wlo = whi;
+        int wlo, whi;
+        band_words(u, j, W, &wlo, &whi);
         const int c = b[j];
-        const uint32_t bs = bases(c);
-        uint32_t hp = 1, hm = 0;
-        for (int x = wlo; x <= whi; x++) {
-            uint32_t E;
-            if (c < 4)
-                E = peq[x * 4 + c];
-            else {
-                E = 0;
-                for (int y = 0; y < 4; y++)
-                    if (bs >> y & 1) E |= peq[x * 4 + y];
-            }
-            const uint32_t Pv = pv[x], Mv = mv[x];
-            const uint32_t Xv = E | Mv, Eq = E | hm;
-            const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-            uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
-            if (x == whi) {
-                const uint32_t bit = x == W - 1 ? top : 0x80000000u;
-                score += (Ph & bit) != 0;
-                score -= (Mh & bit) != 0;
-            }
-            const uint32_t op = Ph >> 31, om = Mh >> 31;
-            Ph = (Ph << 1) | hp;
-            Mh = (Mh << 1) | hm;
-            pv[x] = Mh | ~(Xv | Ph);
-            mv[x] = Ph & Xv;
-            hp = op;
-            hm = om;
-        }
-    }
-    return score;
-}
-
-/* The same ED with the band's words in a ring of RING words a thread in
- * shared memory (slot (word mod RING) x the block's threads + the thread:
- * every access of a warp conflict-free), for bands of at most 32 (RING -
- * 1) rows (ed_fits): words enter the band at the bottom in their column-0
- * state and leave at the top, as ed()'s words below and above the band
- * are treated; the same values word for word as ed(). */
-constexpr int RING = 32, TPB = 128;
-
-__device__ __forceinline__ bool ed_fits(int na, int nb, int64_t tau)
-{
-    return tau >= 0 && ukk_band(na, nb, tau).rows <= 32 * (RING - 1);
-}
-
-__device__ __forceinline__ int32_t ed_ring(const uint32_t *__restrict__ peq, int na, const uint8_t *__restrict__ b,
-                                           int nb, int64_t tau, uint32_t *rpv, uint32_t *rmv)
-{
-    if (na == 0) return nb;
-    if (nb == 0) return na;
-    const int W = (na + 31) / 32;
-    const ukk u = ukk_band(na, nb, tau);
-    const int off_lo = u.lo, off_hi = u.hi;
-    const uint32_t top = 1u << ((na - 1) % 32);
-    int32_t score = na;
-    int wnext = 0; /* the first word not yet in the ring */
-    for (int j = 0; j < nb; j++) {
-        const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;
-        int wlo = lo <= 1 ? 0 : (lo - 1) / 32, whi = hi <= 1 ? 0 : (hi - 1) / 32;
-        if (whi > W - 1) whi = W - 1;
-        if (wlo > whi) wlo = whi;
-        for (; wnext <= whi; wnext++) { /* words entering the band: column-0 state */
-            rpv[(wnext % RING) * TPB] = ~0u;
-            rmv[(wnext % RING) * TPB] = 0;
-        }
-        const int c = b[j];
-        uint32_t hp = 1, hm = 0, Ph = 0, Mh = 0;
-        for (int x = wlo; x <= whi; x++) {
-            uint32_t E;
-            if (c < 4)
-                E = peq[x * 4 + c];
-            else {
-                const uint32_t bs = bases(c);
-                E = 0;
-                for (int y = 0; y < 4; y++)
-                    if (bs >> y & 1) E |= peq[x * 4 + y];
-            }
-            const int sl = (x % RING) * TPB;
-            const uint32_t Pv = rpv[sl], Mv = rmv[sl];
-            const uint32_t Xv = E | Mv, Eq = E | hm;
-            const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-            Ph = Mv | ~(Xh | Pv);
-            Mh = Pv & Xh;
-            const uint32_t op = Ph >> 31, om = Mh >> 31;
-            const uint32_t ph = (Ph << 1) | hp, mh = (Mh << 1) | hm;
-            rpv[sl] = mh | ~(Xv | ph);
-            rmv[sl] = ph & Xv;
-            hp = op;
-            hm = om;
-        }
+        uint32_t hp = 1, hm = 0, ph = 0, mh = 0; /* the top row's delta: +1 */
+        for (int x = wlo; x <= whi; x++) myers_word(eq_word(peq, x, c), pv[x], mv[x], hp, hm, &ph, &mh);
         const uint32_t bit = whi == W - 1 ? top : 0x80000000u; /* row na, or the last computed row */
-        score += (Ph & bit) != 0;
-        score -= (Mh & bit) != 0;
+        score += (ph & bit) != 0;
+        score -= (mh & bit) != 0;
     }
     return score;
 }
+
+constexpr int TPB = 128; /* threads a block (gpu_kernels.cu launches with it) */
 
 /* The same ED with the band's words in registers: a window of NBW words
  * that slides down with the band (its first word rises by at most one a
@@ -450,7 +405,6 @@ __device__ __forceinline__ int32_t ed_reg(const uint32_t *__restrict__ peq, int 
     if (nb == 0) return na;
     const int W = (na + 31) / 32;
     const ukk u = ukk_band(na, nb, tau);
-    const int off_lo = u.lo, off_hi = u.hi;
     uint32_t pv[NBW], mv[NBW];
 #pragma unroll
     for (int s = 0; s < NBW; s++) {
@@ -461,10 +415,8 @@ __device__ __forceinline__ int32_t ed_reg(const uint32_t *__restrict__ peq, int 
     int32_t score = na;
     int wb = 0; /* the window's first word */
     for (int j = 0; j < nb; j++) {
-        const int lo = j + 1 + off_lo, hi = j + 1 + off_hi;
-        int wlo = lo <= 1 ? 0 : (lo - 1) / 32, whi = hi <= 1 ? 0 : (hi - 1) / 32;
-        if (whi > W - 1) whi = W - 1;
-        if (wlo > whi) wlo = whi;
+        int wlo, whi;
+        band_words(u, j, W, &wlo, &whi);
         if (wb < wlo) { /* the band's first word rose (by one): the window slides */
 #pragma unroll
             for (int s = 0; s < NBW - 1; s++) {
@@ -477,36 +429,13 @@ __device__ __forceinline__ int32_t ed_reg(const uint32_t *__restrict__ peq, int 
         }
         const int nact = whi - wb + 1;
         const int c = b[j];
-        const uint32_t *q = peq + 4 * wb;
-        uint32_t hp = 1, hm = 0, lph = 0, lmh = 0;
+        uint32_t hp = 1, hm = 0, ph = 0, mh = 0;
 #pragma unroll
-        for (int s = 0; s < NBW; s++) {
-            if (s < nact) {
-                uint32_t E;
-                if (c < 4)
-                    E = q[4 * s + c];
-                else {
-                    const uint32_t bs = bases(c);
-                    E = 0;
-                    for (int y = 0; y < 4; y++)
-                        if (bs >> y & 1) E |= q[4 * s + y];
-                }
-                const uint32_t Pv = pv[s], Mv = mv[s];
-                const uint32_t Xv = E | Mv, Eq = E | hm;
-                const uint32_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-                const uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
-                lph = Ph;
-                lmh = Mh;
-                const uint32_t ph = (Ph << 1) | hp, mh = (Mh << 1) | hm;
-                hp = Ph >> 31;
-                hm = Mh >> 31;
-                pv[s] = mh | ~(Xv | ph);
-                mv[s] = ph & Xv;
-            }
-        }
+        for (int s = 0; s < NBW; s++)
+            if (s < nact) myers_word(eq_word(peq, wb + s, c), pv[s], mv[s], hp, hm, &ph, &mh);
         const uint32_t bit = whi == W - 1 ? top : 0x80000000u; /* row na, or the last computed row */
-        score += (lph & bit) != 0;
-        score -= (lmh & bit) != 0;
+        score += (ph & bit) != 0;
+        score -= (mh & bit) != 0;
     }
     return score;
 }
@@ -616,7 +545,8 @@ __global__ void __launch_bounds__(TPB) bands(const uint2 *__restrict__ pairs, co
 
 /* eds_reg<1>: ED banded by tau in NBW1 registers for list2[0 .. cnt[1]);
  * eds_reg<2>: in NBW2 for list2[np - cnt[2] .. np); eds_wide: list3[0 ..
- * cnt[3]) in the shared-memory ring where the band fits it, else ed();
+ * cnt[3]) (bands of more than 992 rows, a few pairs of very different
+ * lengths or a weak band score) with ed()'s vectors in local memory;
  * out[x] = 2 where ED > tau. */
 template <int K>
 __global__ void __launch_bounds__(TPB) eds_reg(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
@@ -640,23 +570,14 @@ __global__ void __launch_bounds__(TPB) eds_wide(const uint2 *__restrict__ pairs,
                                                 uint8_t *out, const uint32_t *__restrict__ list3, const uint32_t *cnt,
                                                 const int32_t *__restrict__ taus)
 {
-    __shared__ uint32_t ring[2 * RING * TPB]; /* ED's band: pv then mv, a column a thread */
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= cnt[3]) return;
     const uint32_t x = list3[t];
     const uint2 pr = pairs[x];
     const mnw_gpu_pseq A = ps[pr.x], B = ps[pr.y];
-    const int na = A.len, nb = B.len;
     const int64_t tau = taus[x];
-    const uint8_t *b = codes + B.code;
-    int32_t dist;
-    if (ed_fits(na, nb, tau))
-        dist = ed_ring(peqs + A.eoff, na, b, nb, tau, ring + threadIdx.x, ring + RING * TPB + threadIdx.x);
-    else {
-        uint32_t pv[NWORD], mv[NWORD];
-        dist = ed(peqs + A.eoff, na, b, nb, tau, pv, mv);
-    }
-    if (dist > tau) out[x] = 2;
+    uint32_t pv[NWORD], mv[NWORD];
+    if (ed(peqs + A.eoff, A.len, codes + B.code, B.len, tau, pv, mv) > tau) out[x] = 2;
 }
 
 } // namespace mnw_ge
