@@ -181,6 +181,11 @@ mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g);
 /* Adds pair (i, j) (rows: sequence i, as mnw_gpu_batch_add). 1: added as
  * number mnw_gpu_fbatch_count() - 1; 0: full. */
 int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j);
+/* Adds up to n consecutive pairs in row order ((i, j), then (i, j + 1), ..
+ * (i + 1, 0) after (i, i - 1)) from (*i, *j), as many as the batch has room
+ * for; returns how many, and leaves (*i, *j) at the pair after the last one
+ * added. One tight loop: the dispatcher's cost a pair (issue 39). */
+uint64_t mnw_gpu_fbatch_add_run(mnw_gpu_fbatch *f, uint64_t *i, uint64_t *j, uint64_t n);
 int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f);
 /* 1 when a filter slot is free (fewer than MNW_GPU_FSLOTS batches run). */
 int mnw_gpu_fbatch_can_launch(const mnw_gpu *g);

@@ -860,6 +860,25 @@ extern "C" int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j)
     return 1;
 }
 
+extern "C" uint64_t mnw_gpu_fbatch_add_run(mnw_gpu_fbatch *f, uint64_t *i, uint64_t *j, uint64_t n)
+{
+    const uint64_t room = (uint64_t)(f->cap - f->np), m = n < room ? n : room;
+    uint32_t ii = (uint32_t)*i, jj = (uint32_t)*j;
+    uint2 *p = f->h_pairs + f->np;
+    for (uint64_t x = 0; x < m; x++) {
+        p[x].x = ii;
+        p[x].y = jj;
+        if (++jj == ii) {
+            ii++;
+            jj = 0;
+        }
+    }
+    f->np += (int)m;
+    *i = ii;
+    *j = jj;
+    return m;
+}
+
 extern "C" int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f) { return f->np; }
 extern "C" int mnw_gpu_fbatch_can_launch(const mnw_gpu *g) { return g->prune && g->fnrun < MNW_GPU_FSLOTS; }
 
@@ -911,12 +930,16 @@ extern "C" int mnw_gpu_fbatch_poll(mnw_gpu *g, mnw_gpu_fbatch **done, mnw_err *e
     if (--g->fnrun == 0) g->stats.fbusy_s += now_s() - g->fsince;
     g->stats.fbatches++;
     g->stats.fpairs += (uint64_t)b->np;
-    for (int x = 0; x < b->np; x++)
-        if (b->h_out[x]) { /* 1: stage 1 pruned it, 2: stage 2 */
-            g->stats.fpruned++;
-            g->stats.fpruned2 += b->h_out[x] == 2;
-            b->h_out[x] = 1;
-        }
+    uint64_t n1 = 0, n2 = 0; /* 1: stage 1 pruned it, 2: stage 2 (branch-free: a loop the compiler vectorizes) */
+    uint8_t *o = b->h_out;
+    for (int x = 0; x < b->np; x++) {
+        const uint8_t v = o[x];
+        n1 += v != 0;
+        n2 += v == 2;
+        o[x] = v != 0;
+    }
+    g->stats.fpruned += n1;
+    g->stats.fpruned2 += n2;
     *done = b;
     return 1;
 }

@@ -50,6 +50,7 @@ int mnw_gpu_prunes(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0;
 double mnw_gpu_prune_open_s(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0.0; }
 mnw_gpu_fbatch *mnw_gpu_fbatch_get(mnw_gpu *g) { return (void)g, unreachable(__func__), NULL; }
 int mnw_gpu_fbatch_add(mnw_gpu_fbatch *f, uint32_t i, uint32_t j) { return (void)f, (void)i, (void)j, unreachable(__func__), 0; }
+uint64_t mnw_gpu_fbatch_add_run(mnw_gpu_fbatch *f, uint64_t *i, uint64_t *j, uint64_t n) { return (void)f, (void)i, (void)j, (void)n, unreachable(__func__), 0; }
 int mnw_gpu_fbatch_count(const mnw_gpu_fbatch *f) { return (void)f, unreachable(__func__), 0; }
 int mnw_gpu_fbatch_can_launch(const mnw_gpu *g) { return (void)g, unreachable(__func__), 0; }
 int mnw_gpu_fbatch_launch(mnw_gpu *g, mnw_gpu_fbatch *f, mnw_err *e) { return (void)g, (void)f, (void)e, unreachable(__func__), -1; }
