@@ -66,7 +66,7 @@
 #define MNW_GPU_PRUNE_ED_CUH
 
 #include "workers/gpu/gpu_kern_int.h"
-#include "workers/gpu/gpu_prune_int.cuh" /* imax, imax3 */
+#include "workers/gpu/gpu_prune_int.cuh" /* imax, imax3, addmax */
 
 namespace mnw_ge {
 
@@ -79,6 +79,7 @@ constexpr int NWORD = (MAXLEN + 31) / 32;  /* ED's words at most */
 constexpr int NEG = -(1 << 29);
 constexpr int32_t NONE = INT32_MIN;
 
+using mnw_gp::addmax;
 using mnw_gp::imax;
 using mnw_gp::imax3;
 
@@ -93,13 +94,26 @@ __device__ __forceinline__ uint32_t bases(int c)
 /* The band's view of b: its base bitmaps (gpu_dev.cu's ed_tables: word
  * q of row y at 5 q + y; rows 0-3 bit i where code i is base y, row 4
  * where code i is a base, i.e. < 4; 32 zero bits before position 0 and
- * after the end). bits(B, y, st): bits st .. st + 31 of row y (st >= -32),
- * a window of 32 columns read as one word, whatever the shift. */
-__device__ __forceinline__ uint32_t bits(const uint32_t *__restrict__ B, int y, int st)
-{
-    const int p = st + 32, q = p >> 5;
-    return __funnelshift_r(B[5 * q + y], B[5 * q + 5 + y], (unsigned)p & 31u);
-}
+ * after the end). A row's two windows, bits st .. st + 31 of row y and of
+ * row 4 (st >= -32), 32 columns read as one word whatever the shift, in
+ * two steps: load, the four words, a row ahead (their loads are in flight
+ * while the band computes the row before; the profile showed the row's
+ * loads waited on), then eq() and base() when the row comes. */
+struct bwin {
+    uint32_t e0, e1, b0, b1;
+    int sh;
+    __device__ __forceinline__ void load(const uint32_t *__restrict__ B, int y, int st)
+    {
+        const int p = st + 32, q = p >> 5;
+        e0 = B[5 * q + y];
+        e1 = B[5 * q + 5 + y];
+        b0 = B[5 * q + 4];
+        b1 = B[5 * q + 9];
+        sh = p & 31;
+    }
+    __device__ __forceinline__ uint32_t eq() const { return __funnelshift_r(e0, e1, (unsigned)sh); }
+    __device__ __forceinline__ uint32_t base() const { return __funnelshift_r(b0, b1, (unsigned)sh); }
+};
 
 /* The guide: the chain's hits, in increasing order, as (pa, pb) into
  * cha[] / chb[] (the window index pb / STRIDE); returns its length.
@@ -110,12 +124,25 @@ __device__ __forceinline__ int guide(const uint64_t *__restrict__ U, int nu, con
 {
     const int nwin = nb >= K ? (nb - K) / STRIDE + 1 : 0;
     for (int w = 0; w < nwin; w++) hit[w] = -1;
-    int u = 0;
-    for (int s = 0; s < ns && u < nu; s++) {
-        const uint64_t sv = S[s];
-        const uint32_t sw = (uint32_t)(sv >> 32);
-        while (u < nu && (uint32_t)(U[u] >> 32) < sw) u++;
-        if (u < nu && (uint32_t)(U[u] >> 32) == sw) hit[(uint32_t)sv / STRIDE] = (int16_t)(uint32_t)U[u];
+    /* the merge as one flat loop, a step a word of either list (a's word
+     * below b's: a's next; else b's window, a hit when equal, then b's
+     * next), one load a step: the threads of a warp (their a is mostly one
+     * sequence) take about as many steps, where a loop over b's windows
+     * with an inner loop over a's words kept 8 of 32 threads active */
+    if (nu > 0 && ns > 0) {
+        int u = 0, s = 0;
+        uint64_t uv = U[0], sv = S[0];
+        for (;;) {
+            const uint32_t uw = (uint32_t)(uv >> 32), sw = (uint32_t)(sv >> 32);
+            if (uw == sw) hit[(uint32_t)sv / STRIDE] = (int16_t)(uint32_t)uv;
+            const bool au = uw < sw;
+            if (au ? u + 1 == nu : s + 1 == ns) break;
+            u += au;
+            s += !au;
+            const uint64_t v = au ? U[u] : S[s];
+            uv = au ? v : uv;
+            sv = au ? sv : v;
+        }
     }
     int L = 0;
     for (int w = 0; w < nwin; w++) {
@@ -173,8 +200,22 @@ struct centres {
         den = r1 - r0;
         q = c0;
         rem = 0;
-        qs = den > 0 ? (c1 - c0) / den : 0;
-        rs = den > 0 ? (c1 - c0) % den : 0;
+        /* (c1 - c0) / den and % den; the chain's segments are mostly a
+         * window's stride in both, a slope below 2: no division there */
+        const int num = c1 - c0;
+        if (den <= 0) {
+            qs = 0;
+            rs = 0;
+        } else if (num >= 0 && num < den) {
+            qs = 0;
+            rs = num;
+        } else if (num >= den && num - den < den) {
+            qs = 1;
+            rs = num - den;
+        } else {
+            qs = num / den;
+            rs = num % den;
+        }
     }
     __device__ __forceinline__ void start(const int16_t *h, const int16_t *ch, int l, int m, int n)
     {
@@ -203,7 +244,7 @@ struct centres {
 };
 
 /* SG, lib/prune_ed.c's mnw_ped_band (32 cells a row) on the centres; bb
- * is b's bitmaps (bits()): a row's substitution scores come from two
+ * is b's bitmaps (bwin): a row's substitution scores come from two
  * 32-bit windows, the columns where b's code equals a's base and those
  * where it is a base. */
 __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, const uint32_t *__restrict__ bb,
@@ -220,17 +261,45 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
         P[k] = (c >= 0 && c <= nb) ? -g * c : NEG;
     }
     int coln = -g * nb, best = allgap;
+    /* row r's code of a and b's words for it, loaded a row ahead (a code
+     * that is not a base loads base 0's words, unused) */
+    int x = a[0];
+    bwin wn;
+    wn.load(bb, x < 4 ? x : 0, cen - WL - 1);
     for (int r = 1; r <= na; r++) {
-        const int x = a[r - 1];
         const int c0 = cen - WL; /* slot k is column c0 + k, code b[c0 + k - 1] */
-        const uint32_t eqw = x < 4 ? bits(bb, x, c0 - 1) : 0u, basew = x < 4 ? bits(bb, 4, c0 - 1) : 0u;
+        const uint32_t eqw = x < 4 ? wn.eq() : 0u, basew = x < 4 ? wn.base() : 0u;
+        /* the next row's centre, code and words, before this row's cells */
+        int cn = cen, xn = 0;
+        if (r < na) {
+            cn = cs.next(r + 1);
+            xn = a[r];
+            wn.load(bb, xn < 4 ? xn : 0, cn - WL - 1);
+        }
         int left = c0 - 1 == 0 ? -g * r : NEG;
-        if (c0 >= 1 && c0 + BW - 1 < nb) { /* every slot a cell, column nb outside */
+        if (c0 >= 1 && c0 + BW - 1 < nb && (basew == ~0u || x >= 4)) {
+            /* every slot a cell, column nb outside, and each column's score
+             * one of two (b has a base in every column, or a's code is not a
+             * base: 0 everywhere): five instructions a cell on sm_90 (a bit
+             * test, a select, an add, a max, an add-max; 8 with the general
+             * cell below). Measured (bench_gpu_prune, H200, 0.10): 11.9-12.0
+             * M pairs/s against 11.7; with two add-maxes, only one on the
+             * chain through `left`, 11.8 */
+            const int sE = x < 4 ? ms : 0, sX = x < 4 ? mm : 0;
+#pragma unroll
+            for (int k = 0; k < BW; k++) {
+                const int d = P[k] + ((eqw >> k & 1) ? sE : sX);
+                const int h = addmax(imax(P[k + 1], left), -g, d); /* max(P[k] + s, P[k + 1] - g, left - g) */
+                P[k] = h; /* P[k] is not read again this row; P[k + 1] still is */
+                left = h;
+            }
+            coln -= g;
+        } else if (c0 >= 1 && c0 + BW - 1 < nb) { /* every slot a cell, some column not a base */
 #pragma unroll
             for (int k = 0; k < BW; k++) {
                 const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
                 const int h = imax3(P[k] + s, P[k + 1] - g, left - g);
-                P[k] = h; /* P[k] is not read again this row; P[k + 1] still is */
+                P[k] = h;
                 left = h;
             }
             coln -= g;
@@ -269,7 +338,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
             break;
         }
         /* the next row: P'[k] = this row at column cen' - 17 + k = P[k - 1 + sh] */
-        const int cn = cs.next(r + 1), sh = cn - cen;
+        const int sh = cn - cen;
         P[BW] = NEG;
         if (sh == 0) {
 #pragma unroll
@@ -288,6 +357,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
                 if (cn - WL - 1 + k == 0) P[k] = -g * r;
         }
         cen = cn;
+        x = xn;
     }
     return best > allgap ? best : allgap;
 }
@@ -514,7 +584,10 @@ __global__ void __launch_bounds__(TPB) compact(const uint8_t *__restrict__ out, 
  * (cnt[1] of them) when its band fits NBW1 words, from its end (cnt[2] of
  * them at list2[np - cnt[2] ..]) when it fits NBW2, else to list3
  * (cnt[3]); */
-__global__ void __launch_bounds__(TPB) bands(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
+/* (5 blocks an SM: at most 102 registers, 96 with 52 bytes spilled, where
+ * the compiler would take 128 and leave room for 4: 12.1 against 11.8 M
+ * pairs/s at 0.10, H200) */
+__global__ void __launch_bounds__(TPB, 5) bands(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
                                              const uint64_t *__restrict__ guides, const uint32_t *__restrict__ peqs,
                                              const uint8_t *__restrict__ codes,
                                              mnw_gpu_kprune p, uint8_t *out, const uint32_t *__restrict__ list,
