@@ -621,6 +621,49 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
             const int s = cen[r] - cen[r - 1];
             const int cc = cen[r] - MNW_PED_WL;
             c0[p] = cc;
+            if (r > 1 && s >= 0 && s <= 2 && cc >= 2 && cc + MNW_PED_BAND < nb) {
+                /* inside: every slot a cell of column 2 .. nb - 1 (no column 0,
+                 * 1 or nb to mend, no cell outside), the shift 0, 1 or 2
+                 * (the chain's usual steps): the generic row's masks are no
+                 * operations there, and the shift is two aligns a half */
+                __m512i dl, dh, ul, uh;
+                if (s == 1) {
+                    dl = plo[p];
+                    dh = phi[p];
+                    ul = _mm512_alignr_epi32(phi[p], plo[p], 1);
+                    uh = _mm512_alignr_epi32(neg, phi[p], 1);
+                } else if (s == 0) {
+                    dl = _mm512_alignr_epi32(plo[p], neg, 15);
+                    dh = _mm512_alignr_epi32(phi[p], plo[p], 15);
+                    ul = plo[p];
+                    uh = phi[p];
+                } else {
+                    dl = _mm512_alignr_epi32(phi[p], plo[p], 1);
+                    dh = _mm512_alignr_epi32(neg, phi[p], 1);
+                    ul = _mm512_alignr_epi32(phi[p], plo[p], 2);
+                    uh = _mm512_alignr_epi32(neg, phi[p], 2);
+                }
+                if (x < 4) {
+                    dl = _mm512_add_epi32(dl, subst16(bp + cc - 1, xv, msv, mmv));
+                    dh = _mm512_add_epi32(dh, subst16(bp + cc + 15, xv, msv, mmv));
+                }
+                __m512i hl = _mm512_max_epi32(_mm512_max_epi32(dl, _mm512_sub_epi32(ul, gv)), neg);
+                __m512i hh = _mm512_max_epi32(_mm512_max_epi32(dh, _mm512_sub_epi32(uh, gv)), neg);
+                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 15), gv));
+                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 15), gv));
+                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 14), g2));
+                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 14), g2));
+                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 12), g4));
+                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 12), g4));
+                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 8), g8));
+                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 8), g8));
+                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_permutexvar_epi32(last, hl), dec));
+                const int32_t cl = coln[p] - g;
+                coln[p] = cl < NEGB ? NEGB : cl;
+                plo[p] = hl;
+                phi[p] = hh;
+                continue;
+            }
             const __m512i clo = _mm512_add_epi32(_mm512_set1_epi32(cc), iota), chi = _mm512_add_epi32(clo, sixteen);
             __m512i dlo, dhi, ulo, uhi;
             if (r == 1) { /* row 0 holds values outside the 32 cells too */
@@ -725,6 +768,30 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
             const int s = cen[r] - cen[r - 1];
             const int cc = cen[r] - MNW_PED_NL;
             c0[p] = cc;
+            if (r > 1 && s >= 0 && s <= 2 && cc >= 2 && cc + NW16 < nb) {
+                /* inside (band_avx512's fast row, one register) */
+                __m512i d, u;
+                if (s == 1) {
+                    d = prv[p];
+                    u = _mm512_alignr_epi32(neg, prv[p], 1);
+                } else if (s == 0) {
+                    d = _mm512_alignr_epi32(prv[p], neg, 15);
+                    u = prv[p];
+                } else {
+                    d = _mm512_alignr_epi32(neg, prv[p], 1);
+                    u = _mm512_alignr_epi32(neg, prv[p], 2);
+                }
+                if (x < 4) d = _mm512_add_epi32(d, subst16(bp + cc - 1, xv, msv, mmv));
+                __m512i h = _mm512_max_epi32(_mm512_max_epi32(d, _mm512_sub_epi32(u, gv)), neg);
+                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 15), gv));
+                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 14), g2));
+                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 12), g4));
+                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 8), g8));
+                const int32_t cl = coln[p] - g;
+                coln[p] = cl < NEGB ? NEGB : cl;
+                prv[p] = h;
+                continue;
+            }
             const __m512i cv = _mm512_add_epi32(_mm512_set1_epi32(cc), iota);
             __m512i d, u;
             if (r == 1) {
