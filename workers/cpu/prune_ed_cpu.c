@@ -42,7 +42,6 @@
 #define BROW (BPAD + MNW_PED_BAND + BPAD)
 #define SMAX 60 /* |shift| read at most: farther rows do not overlap the band (32) */
 #define HMIN 4096 /* the guide's table: the next power of 2 >= 2 na slots, at least this */
-#define KMASK ((1u << (2 * MNW_PED_K)) - 1)
 #define TPAD 48 /* padding codes around a target in the band's copy */
 #define PB 4     /* the guided band's pairs at once (AVX-512) */
 
@@ -146,7 +145,7 @@ void mnw_pedc_query(mnw_pedc *w, const uint8_t *a, int na)
     for (int p = 0; p < na; p++) {
         am |= (uint16_t)(1u << a[p]);
         if (a[p] < 4) {
-            v = ((v << 2) | a[p]) & KMASK;
+            v = (v >> 2) | ((uint32_t)a[p] << (2 * MNW_PED_K - 2)); /* base t of the word at bits 2t (pack12) */
             run++;
         } else
             run = 0;
@@ -350,6 +349,29 @@ void mnw_pedc_ed(mnw_pedc *w, const uint8_t *const *t, const int *n, size_t coun
 
 /* ---- the guide ---- */
 
+/* The word of the MNW_PED_K (12) codes at c: base t at bits 2t, as
+ * mnw_pedc_query's rolling word; 0 when one of them is not a base (>= 4).
+ * Twelve codes from an 8-byte and a 4-byte load, two bits of each byte
+ * gathered by shifts (portable; the windows at multiples of MNW_PED_STRIDE
+ * cost a few operations each instead of a rolling step for every base). */
+static inline int pack12(const uint8_t *c, uint32_t *v)
+{
+    uint64_t u;
+    uint32_t t;
+    memcpy(&u, c, 8);
+    memcpy(&t, c + 8, 4);
+    if ((u & 0xFCFCFCFCFCFCFCFCull) | (t & 0xFCFCFCFCu)) return 0;
+    u |= u >> 6;                 /* byte pairs: codes 2k, 2k + 1 in bits 16k .. 16k + 3 */
+    u &= 0x000F000F000F000Full;
+    u |= u >> 12;                /* quads: bits 32q .. 32q + 7 */
+    const uint32_t lo = (uint32_t)(u & 0xFFu) | (uint32_t)((u >> 24) & 0xFF00u);
+    t |= t >> 6;
+    t &= 0x000F000Fu;
+    t |= t >> 12;
+    *v = lo | (t & 0xFFu) << 16;
+    return 1;
+}
+
 static void guide(mnw_pedc *w, const uint8_t *b, int nb, int32_t *cen_out)
 {
     const int na = w->na;
@@ -364,21 +386,15 @@ static void guide(mnw_pedc *w, const uint8_t *b, int nb, int32_t *cen_out)
     const hslot *restrict hash = w->hash; /* locals: the stores below cannot change them */
     const uint32_t hmask = w->hmask, hshift = w->hshift;
     int h = 0, len = 0;
-    uint32_t v = 0;
-    int run = 0;
-    for (int p = 0; p < nb; p++) {
-        if (b[p] < 4) {
-            v = ((v << 2) | b[p]) & KMASK;
-            run++;
-        } else
-            run = 0;
-        if (run < MNW_PED_K || (p - MNW_PED_K + 1) % MNW_PED_STRIDE) continue;
+    for (int pb = 0; pb + MNW_PED_K <= nb; pb += MNW_PED_STRIDE) {
+        uint32_t v;
+        if (!pack12(b + pb, &v)) continue; /* an ambiguity code in the window */
         uint32_t s = (v * 2654435761u) >> hshift;
         while (hash[s].pos != -1 && hash[s].key != v) s = (s + 1) & hmask;
         const int32_t pa = hash[s].pos;
         if (pa < 0) continue;
         hpa[h] = pa;
-        hpb[h] = p - MNW_PED_K + 1;
+        hpb[h] = pb;
         int lo;
         if (len == 0 || hpa[tail[len - 1]] < pa) { /* the usual case: the chain grows at its end */
             lo = len;
