@@ -41,7 +41,10 @@
 #define BPAD 64
 #define BROW (BPAD + MNW_PED_BAND + BPAD)
 #define SMAX 60 /* |shift| read at most: farther rows do not overlap the band (32) */
-#define HMIN 4096 /* the guide's table: the next power of 2 >= 2 na slots, at least this */
+/* the guide's table: the next power of 2 >= 4 na slots, at least HMIN (at
+ * most a quarter full, so a miss, most of b's windows, ends at the first or
+ * second slot; at 2 na the guides and bands took 1.5 us more a pair) */
+#define HMIN 4096
 #define TPAD 48 /* padding codes around a target in the band's copy */
 #define PB 4     /* the guided band's pairs at once (AVX-512) */
 
@@ -122,7 +125,7 @@ static inline uint32_t slot_of(const mnw_pedc *w, uint32_t v) { return (v * 2654
 void mnw_pedc_query(mnw_pedc *w, const uint8_t *a, int na)
 {
     size_t slots = HMIN;
-    while (slots < 2 * (size_t)na) slots *= 2;
+    while (slots < 4 * (size_t)na) slots *= 2;
     if (slots > w->hcap_slots) {
         free(w->hash);
         w->hash = mnw_xmalloc(slots * sizeof *w->hash);
