@@ -531,6 +531,10 @@ static void *gpu_main(void *p)
         o.max_pairs = st->cfg->gpu_batch;
         o.kernel = st->cfg->gpu_kernel;
         o.prune = G->prune ? st->cfg->js->prune : NULL;
+        /* tests (t_gpu_emu.sh): filter batches of a few pairs, so that a
+         * list's run is cut at a batch's end and lists share batches */
+        const char *tfb = getenv("MNW_TEST_FILTER_BATCH");
+        if (tfb && atoi(tfb) > 0) o.prune_pairs = atoi(tfb);
         d->fcap = o.prune_pairs;
         if (st->cfg->gpu_sharers > 1) {
             o.mem_frac /= st->cfg->gpu_sharers;
