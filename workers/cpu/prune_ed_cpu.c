@@ -620,6 +620,17 @@ __attribute__((target("avx512f"))) static inline __m512i subst16(const uint8_t *
                                    _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(t, _mm512_set1_epi32(4)), mmv), msv);
 }
 
+/* The horizontal moves of 16 cells: h[k] = max over j <= k of h[j] - g (k -
+ * j), a 4-step scan (gv, g2, g4, g8: g, 2g, 4g, 8g; NEG shifted in). */
+__attribute__((target("avx512f"))) static inline __m512i hscan16(__m512i h, __m512i neg, __m512i gv, __m512i g2,
+                                                                  __m512i g4, __m512i g8)
+{
+    h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 15), gv));
+    h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 14), g2));
+    h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 12), g4));
+    return _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 8), g8));
+}
+
 /* Lane k (0 <= k < 16) of v. */
 __attribute__((target("avx512f"))) static inline int32_t lane16(__m512i v, int k)
 {
@@ -694,14 +705,8 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
                 }
                 __m512i hl = _mm512_max_epi32(_mm512_max_epi32(dl, _mm512_sub_epi32(ul, gv)), neg);
                 __m512i hh = _mm512_max_epi32(_mm512_max_epi32(dh, _mm512_sub_epi32(uh, gv)), neg);
-                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 15), gv));
-                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 15), gv));
-                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 14), g2));
-                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 14), g2));
-                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 12), g4));
-                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 12), g4));
-                hl = _mm512_max_epi32(hl, _mm512_sub_epi32(_mm512_alignr_epi32(hl, neg, 8), g8));
-                hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_alignr_epi32(hh, neg, 8), g8));
+                hl = hscan16(hl, neg, gv, g2, g4, g8);
+                hh = hscan16(hh, neg, gv, g2, g4, g8);
                 hh = _mm512_max_epi32(hh, _mm512_sub_epi32(_mm512_permutexvar_epi32(last, hl), dec));
                 const int32_t cl = coln[p] - g;
                 coln[p] = cl < NEGB ? NEGB : cl;
@@ -744,14 +749,8 @@ __attribute__((target("avx512f"))) static void band_avx512(const uint8_t *restri
             hlo = _mm512_max_epi32(hlo, neg);
             hhi = _mm512_max_epi32(hhi, neg);
             /* horizontal moves: H[k] = max over j <= k of H'[j] - g (k - j), a scan over the 32 cells */
-            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 15), gv));
-            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 15), gv));
-            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 14), g2));
-            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 14), g2));
-            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 12), g4));
-            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 12), g4));
-            hlo = _mm512_max_epi32(hlo, _mm512_sub_epi32(_mm512_alignr_epi32(hlo, neg, 8), g8));
-            hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_alignr_epi32(hhi, neg, 8), g8));
+            hlo = hscan16(hlo, neg, gv, g2, g4, g8);
+            hhi = hscan16(hhi, neg, gv, g2, g4, g8);
             hhi = _mm512_max_epi32(hhi, _mm512_sub_epi32(_mm512_permutexvar_epi32(last, hlo), dec));
             hlo = _mm512_mask_mov_epi32(hlo, outlo, neg);
             hhi = _mm512_mask_mov_epi32(hhi, outhi, neg);
@@ -828,10 +827,7 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
                 }
                 if (x < 4) d = _mm512_add_epi32(d, subst16(bp + cc - 1, xv, msv, mmv));
                 __m512i h = _mm512_max_epi32(_mm512_max_epi32(d, _mm512_sub_epi32(u, gv)), neg);
-                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 15), gv));
-                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 14), g2));
-                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 12), g4));
-                h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 8), g8));
+                h = hscan16(h, neg, gv, g2, g4, g8);
                 const int32_t cl = coln[p] - g;
                 coln[p] = cl < NEGB ? NEGB : cl;
                 prv[p] = h;
@@ -860,10 +856,7 @@ __attribute__((target("avx512f"))) static void narrow_avx512(const uint8_t *rest
             h = _mm512_mask_mov_epi32(h, _mm512_cmpeq_epi32_mask(cv, zero), gr);
             if (cc == 1) h = _mm512_mask_max_epi32(h, 1, h, _mm512_set1_epi32(-g * r - g));
             h = _mm512_max_epi32(h, neg);
-            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 15), gv));
-            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 14), g2));
-            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 12), g4));
-            h = _mm512_max_epi32(h, _mm512_sub_epi32(_mm512_alignr_epi32(h, neg, 8), g8));
+            h = hscan16(h, neg, gv, g2, g4, g8);
             h = _mm512_mask_mov_epi32(h, out_, neg);
             int32_t cl = coln[p] - g;
             const int kn = nb - cc;
