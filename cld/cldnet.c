@@ -52,14 +52,8 @@ void mnw_cldnet_free(mnw_cldnet *n)
     memset(n, 0, sizeof *n);
 }
 
-/* Busy time is this thread's CPU time, so that preemption (ranks sharing
- * cores) does not count as the CLD's own cost. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+/* Busy time is this thread's CPU time (mnw_thread_cpu_s), so that
+ * preemption (ranks sharing cores) does not count as the CLD's own cost. */
 
 static void send_ctl(int to, int tag, const void *p, int len)
 {
@@ -90,11 +84,11 @@ static int accept_from(mnw_cldnet *n, int src, mnw_result *res, size_t bytes, mn
 
 static int take_result(mnw_cldnet *n, int src, const mnw_buf *msg, mnw_err *e)
 {
-    double t0 = cpu_now();
+    double t0 = mnw_thread_cpu_s();
     mnw_err e2;
     mnw_result *res = mnw_wire_unpack_result(msg->p, msg->len, &e2);
     int rc = res ? accept_from(n, src, res, msg->len, &e2) : -1;
-    n->busy_s += cpu_now() - t0;
+    n->busy_s += mnw_thread_cpu_s() - t0;
     if (rc) return mnw_err_set(e, "rank %d (%s): %s", src, n->peer[src].host, e2.msg);
     return 0;
 }
@@ -131,9 +125,9 @@ static int drain_places(mnw_cldnet *n, mnw_err *e)
             mnw_buf_put(&n->place[r], &pl, sizeof pl);
             continue;
         }
-        double t0 = cpu_now();
+        double t0 = mnw_thread_cpu_s();
         int w = mnw_nldout_write(n->out, &pl, e);
-        n->own_s += cpu_now() - t0;
+        n->own_s += mnw_thread_cpu_s() - t0;
         if (w < 0) return -1;
         if (w > 0 && !n->stop_sig)
             return mnw_err_set(e, "pairs %llu were placed for rank 0, which does not hold them (internal)",
@@ -154,9 +148,9 @@ static int sync_own(mnw_cldnet *n, mnw_err *e)
     int force = n->cld->next_k >= n->cld->npairs || n->stop_sig || mnw_cld_window_full(n->cld);
     int k = mnw_nldout_sync(n->out, force, &n->wbuf, e);
     if (k <= 0) return k;
-    double t0 = cpu_now();
+    double t0 = mnw_thread_cpu_s();
     int rc = written_from(n, 0, n->wbuf.p, n->wbuf.len, e);
-    n->busy_s += cpu_now() - t0;
+    n->busy_s += mnw_thread_cpu_s() - t0;
     n->wbuf.len = 0;
     return rc < 0 ? -1 : 1;
 }
@@ -167,9 +161,9 @@ static int finish_recvs(mnw_cldnet *n, mnw_err *e)
     int did = 0;
     for (size_t k = 0; k < n->nrecvs;) {
         int flag = 0;
-        double t0 = cpu_now();
+        double t0 = mnw_thread_cpu_s();
         CHECK_MPI(MPI_Test(&n->recvs[k].req, &flag, MPI_STATUS_IGNORE));
-        n->busy_s += cpu_now() - t0;
+        n->busy_s += mnw_thread_cpu_s() - t0;
         if (!flag) {
             k++;
             continue;
@@ -199,7 +193,7 @@ static int receive(mnw_cldnet *n, mnw_err *e)
         int src = st.MPI_SOURCE;
         if (st.MPI_TAG == MNW_TAG_RESULT) {
             /* large: received without waiting on the sender (MPI_Imrecv) */
-            double t0 = cpu_now();
+            double t0 = mnw_thread_cpu_s();
             if (n->nrecvs == n->recvs_cap) {
                 n->recvs_cap = n->recvs_cap ? 2 * n->recvs_cap : 16;
                 n->recvs = mnw_xrealloc(n->recvs, n->recvs_cap * sizeof *n->recvs);
@@ -212,7 +206,7 @@ static int receive(mnw_cldnet *n, mnw_err *e)
             CHECK_MPI(MPI_Imrecv(r->buf.p, count, MPI_BYTE, &m, &r->req));
             n->peer[src].last_heard = mnw_now();
             n->msgs++;
-            n->busy_s += cpu_now() - t0;
+            n->busy_s += mnw_thread_cpu_s() - t0;
             did = 1;
             continue;
         }
@@ -235,7 +229,7 @@ static int receive(mnw_cldnet *n, mnw_err *e)
         case MNW_TAG_WRITTEN: {
             mnw_err e2;
             int rc = -1;
-            double t0 = cpu_now(), own0 = n->own_s;
+            double t0 = mnw_thread_cpu_s(), own0 = n->own_s;
             p->bytes += (uint64_t)count;
             if (!n->out) {
                 mnw_err_set(&e2, "sent output metadata, but rank 0 writes the outputs");
@@ -247,7 +241,7 @@ static int receive(mnw_cldnet *n, mnw_err *e)
                 if (!rc) rc = sized_from(n, src, &h, &e2);
                 if (!rc) rc = drain_places(n, &e2) < 0 ? -1 : 0;
             }
-            n->busy_s += cpu_now() - t0 - (n->own_s - own0); /* rank 0's own writes are not the CLD's */
+            n->busy_s += mnw_thread_cpu_s() - t0 - (n->own_s - own0); /* rank 0's own writes are not the CLD's */
             if (rc < 0) return mnw_err_set(e, "rank %d (%s): %s", src, p->host, e2.msg);
             break;
         }
@@ -410,15 +404,15 @@ static int net_deliver(void *ctx, mnw_result *res, mnw_err *e)
         }
         mnw_wire_head h;
         mnw_nldout_hold(n->out, res, &h);
-        double t0 = cpu_now(), own0 = n->own_s;
+        double t0 = mnw_thread_cpu_s(), own0 = n->own_s;
         int rc = sized_from(n, 0, &h, e);
         if (!rc) rc = drain_places(n, e) < 0 ? -1 : 0;
-        n->busy_s += cpu_now() - t0 - (n->own_s - own0);
+        n->busy_s += mnw_thread_cpu_s() - t0 - (n->own_s - own0);
         return rc;
     }
-    double t0 = cpu_now();
+    double t0 = mnw_thread_cpu_s();
     int rc = accept_from(n, 0, res, 0, e);
-    n->busy_s += cpu_now() - t0;
+    n->busy_s += mnw_thread_cpu_s() - t0;
     return rc;
 }
 

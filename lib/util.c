@@ -318,6 +318,13 @@ double mnw_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double mnw_thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void *mnw_xaligned_at(size_t align, size_t n, const char *file, int line)
 {
     size_t sz = (n + align - 1) & ~(align - 1);

@@ -117,5 +117,8 @@ void mnw_die_rc(const char *file, int line, const char *what, int rc)
 
 /* Monotonic seconds. */
 double mnw_now(void);
+/* The calling thread's CPU seconds (user and system): a thread's own cost,
+ * which preemption does not inflate. */
+double mnw_thread_cpu_s(void);
 
 #endif

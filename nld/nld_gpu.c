@@ -225,20 +225,20 @@ static void next_pair(uint64_t *i, uint64_t *j)
     }
 }
 
-/* Pair lx of list l is pair bx of a batch whose runs are segs[0 .. *n):
- * extends the last run, or starts one. */
-static void seg_push(gseg **segs, int *n, int *cap, glist *l, uint64_t lx, int bx)
+/* Pairs lx .. lx + count - 1 of list l are pairs bx .. of a batch whose
+ * runs are segs[0 .. *n): extends the last run, or starts one. */
+static void seg_push(gseg **segs, int *n, int *cap, glist *l, uint64_t lx, int bx, int count)
 {
     gseg *s = *n ? &(*segs)[*n - 1] : NULL;
     if (s && s->l == l && s->lx0 + (uint64_t)s->count == lx && s->bx0 + s->count == bx) {
-        s->count++;
+        s->count += count;
         return;
     }
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 16;
         *segs = mnw_xrealloc(*segs, (size_t)*cap * sizeof **segs);
     }
-    (*segs)[(*n)++] = (gseg){l, lx, bx, 1};
+    (*segs)[(*n)++] = (gseg){l, lx, bx, count};
 }
 
 /* Places pair l->next (l->ni, l->nj) into device d's batch gb: 1 placed,
@@ -254,7 +254,7 @@ static int place_pair(nld_gpu *G, gdev *d, gbatch *gb, glist *l)
     int di = r == 1 ? 1 + (int)(d - G->dev) : 0;
     l->dev_pairs[di < MNW_RESULT_DEVS ? di : MNW_RESULT_DEVS - 1]++;
     if (r == 1) {
-        seg_push(&gb->segs, &gb->nsegs, &gb->cap, l, l->next, mnw_gpu_batch_count(gb->b) - 1);
+        seg_push(&gb->segs, &gb->nsegs, &gb->cap, l, l->next, mnw_gpu_batch_count(gb->b) - 1, 1);
         return 1;
     }
     const uint8_t *t = mnw_seq_codes(S, l->nj);
@@ -358,11 +358,7 @@ static int ffill(nld_gpu *G, gdev *d, int cap)
         const int bx0 = mnw_gpu_fbatch_count(f);
         const uint64_t got = mnw_gpu_fbatch_add_run(f, &l->fi, &l->fj, l->r.count - l->fnext);
         if (got == 0) return 1;
-        if (d->ff.n == d->ff.cap) {
-            d->ff.cap = d->ff.cap ? 2 * d->ff.cap : 16;
-            d->ff.segs = mnw_xrealloc(d->ff.segs, (size_t)d->ff.cap * sizeof *d->ff.segs);
-        }
-        d->ff.segs[d->ff.n++] = (gseg){l, l->fnext, bx0, (int)got};
+        seg_push(&d->ff.segs, &d->ff.n, &d->ff.cap, l, l->fnext, bx0, (int)got);
         l->fnext += got;
         if (l->fnext < l->r.count) return 1; /* full */
     }
@@ -503,14 +499,6 @@ static int fill_pruned(nld_gpu *G, gdev *d)
     return mnw_gpu_batch_count(gb->b) > 0;
 }
 
-/* this thread's CPU seconds so far */
-static double thread_cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void *gpu_main(void *p)
 {
     nld_gpu *G = p;
@@ -560,7 +548,7 @@ static void *gpu_main(void *p)
     }
     int end = 0;
     loop_t0 = mnw_now();
-    loop_c0 = thread_cpu_s();
+    loop_c0 = mnw_thread_cpu_s();
     while (ok) {
         int busy = 0, inflight = 0;
         lock(st);
@@ -667,7 +655,7 @@ static void *gpu_main(void *p)
     }
     if (ok && G->ndev > 0)
         LOG_INFO("GPU dispatcher thread: %.1fs of CPU in %.1fs (filling, polling and placing the batches of %d GPU%s)",
-                 thread_cpu_s() - loop_c0, mnw_now() - loop_t0, G->ndev, G->ndev > 1 ? "s" : "");
+                 mnw_thread_cpu_s() - loop_c0, mnw_now() - loop_t0, G->ndev, G->ndev > 1 ? "s" : "");
     for (int k = 0; k < G->ndev; k++) {
         gdev *d = &G->dev[k];
         if (!d->g) continue;

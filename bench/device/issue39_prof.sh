@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # bench/device/issue39_prof.sh - issue 39: where the GPU filter's time goes.
-# Builds with line info (sm_90 only), then into $OUT/prof39.txt:
 # usage: issue39_prof.sh [CUTOFF [RUNS]]
+# Builds with line info (sm_90 only), then into $OUT/prof39.txt:
 #   1. the SASS instruction counts of the filter kernels (cuobjdump);
 #   2. Nsight Compute on one 262,144-pair batch of 16s-25k at CUTOFF (default
 #      0.10): every filter kernel's duration, occupancy, warp states,
 #      divergence and the source lines that stall most;
-#   3. 16s-25k whole with the filter on at 0.03 and 0.10 (GPU path,
+#   3. 16s-25k whole with the filter on at each cutoff of RUNS (default "0.03 0.10"; GPU path,
 #      --outputs dist): the run's own log lines (filter rate, the devices'
 #      idle time, the dispatcher thread's CPU time).
 # Data: the git-ignored devdata/ (16s-25k.fa.gz), carried.

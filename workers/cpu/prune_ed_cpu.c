@@ -305,7 +305,7 @@ static void ed_group(mnw_pedc *w, const uint8_t *const *t, const int *n, int cou
     for (int l = 0; l < count; l++) {
         const uint8_t *b = t[l];
         const int nb = n[l];
-        if (isa == 0) { /* 1.5 us a pair less than the loop below (bench_prune, 0.10) */
+        if (isa == 0) { /* ED 7.6 -> 5.65 us a pair against the loop below (bench_prune, 0.10) */
             peq_avx512(pq, W, l, b, nb, w->amask);
             sc[l] = (uint64_t)nb;
             if (nb > 0) lm[(size_t)((nb - 1) / 64) * L + l] = (uint64_t)1 << ((nb - 1) % 64);

@@ -48,6 +48,7 @@
 #ifndef MNW_GPU_KERNELS_CUH
 #define MNW_GPU_KERNELS_CUH
 
+#include "workers/gpu/gpu_dpx_int.cuh"
 #include "workers/gpu/gpu_kern_int.h"
 
 namespace mnw_gk {
@@ -88,24 +89,9 @@ __device__ __forceinline__ int hval(int x, int r, int c, int g)
     return (x >> 2) - g * (r + c);
 }
 
-__device__ __forceinline__ int max3(int a, int b, int c)
-{
-#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
-    return __vimax3_s32(a, b, c); /* DPX on sm_90, emulated before */
-#else
-    return max(a, max(b, c));
-#endif
-}
-
-/* max(a + b, c) in one instruction (VIADDMNMX, DPX on sm_90) */
-__device__ __forceinline__ int addmax(int a, int b, int c)
-{
-#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
-    return __viaddmax_s32(a, b, c);
-#else
-    return max(a + b, c);
-#endif
-}
+/* max(a, b, c) and max(a + b, c): one DPX instruction each on sm_90 */
+using mnw_dpx::addmax;
+using mnw_dpx::max3;
 
 /* One row block's state: rows r0 .. r0 + 15 */
 struct Rows {

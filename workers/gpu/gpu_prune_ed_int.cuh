@@ -66,7 +66,7 @@
 #define MNW_GPU_PRUNE_ED_CUH
 
 #include "workers/gpu/gpu_kern_int.h"
-#include "workers/gpu/gpu_prune_int.cuh" /* imax, imax3, addmax */
+#include "workers/gpu/gpu_prune_int.cuh" /* imax, max3, addmax */
 
 namespace mnw_ge {
 
@@ -81,7 +81,7 @@ constexpr int32_t NONE = INT32_MIN;
 
 using mnw_gp::addmax;
 using mnw_gp::imax;
-using mnw_gp::imax3;
+using mnw_gp::max3;
 
 /* lib/prune_ed.c's mnw_ped_bases */
 __device__ __forceinline__ uint32_t bases(int c)
@@ -298,7 +298,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
 #pragma unroll
             for (int k = 0; k < BW; k++) {
                 const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
-                const int h = imax3(P[k] + s, P[k + 1] - g, left - g);
+                const int h = max3(P[k] + s, P[k + 1] - g, left - g);
                 P[k] = h;
                 left = h;
             }
@@ -317,7 +317,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
                     const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
                     int u = P[k + 1];
                     if (c == nb) u = imax(u, coln);
-                    h = imax3(P[k] + s, u - g, left - g);
+                    h = max3(P[k] + s, u - g, left - g);
                     if (h < NEG) h = NEG;
                     if (c == nb) vn = h;
                 }

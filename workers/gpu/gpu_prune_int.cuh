@@ -37,6 +37,7 @@
 #ifndef MNW_GPU_PRUNE_CUH
 #define MNW_GPU_PRUNE_CUH
 
+#include "workers/gpu/gpu_dpx_int.cuh"
 #include "workers/gpu/gpu_kern_int.h"
 
 namespace mnw_gp {
@@ -47,32 +48,13 @@ constexpr int PNEG = -(1 << 29);
 constexpr int PPAD = 15; /* a column outside 1..n or an ambiguity code: scores 0 */
 constexpr int32_t NONE = INT32_MIN;
 
-__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
-
-/* max(a, b, c): one DPX instruction on sm_90 (emulated on older GPUs), as
- * gpu_kernels_int.cuh's max3; the emulation (CUDART_VERSION 0) takes the
- * portable form. (Stage 1's band measured slower with its cell as two
- * add-maxes, one on the chain through `left`, than with this: 39.7-40.2
- * against 41.2-42.0 M pairs/s at 0.03, H200.) */
-__device__ __forceinline__ int imax3(int a, int b, int c)
-{
-#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
-    return __vimax3_s32(a, b, c);
-#else
-    return imax(imax(a, b), c);
-#endif
-}
-
-/* max(a + b, c): one DPX instruction on sm_90 (VIADDMNMX), as
- * gpu_kernels_int.cuh's addmax */
-__device__ __forceinline__ int addmax(int a, int b, int c)
-{
-#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
-    return __viaddmax_s32(a, b, c);
-#else
-    return imax(a + b, c);
-#endif
-}
+/* max, max of three, max(a + b, c) (gpu_dpx_int.cuh: DPX on sm_90). (Stage
+ * 1's band measured slower with its cell as two add-maxes, one on the
+ * chain through `left`, than with max3: 39.7-40.2 against 41.2-42.0 M
+ * pairs/s at 0.03, H200.) */
+using mnw_dpx::addmax;
+using mnw_dpx::imax;
+using mnw_dpx::max3;
 
 /* sum over words of min(count in a, count in b): two sorted run lists */
 __device__ __forceinline__ int qcount(const uint32_t *__restrict__ A, int na, const uint32_t *__restrict__ B, int nb)
@@ -123,7 +105,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *a, int m, const uint8_t *
             const int t = win[k];
             const int s = t == qv ? ms : (t < 4 ? mmv : 0);
             const int d = hp[k] + s, u = hp[k + 1] - g, f = left - g;
-            const int h = imax3(d, u, f);
+            const int h = max3(d, u, f);
             hp[k] = h; /* hp[k] is not read again this row; hp[k + 1] still is */
             left = h;
         }
