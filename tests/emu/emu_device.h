@@ -1,6 +1,6 @@
 /* tests/emu/emu_device.h - CUDA's device built-ins for the host emulation
  * of gpu_kernels_int.cuh (tests/emu/README.md): qualifiers, thread and block
- * indices, __ldg, __funnelshift_r, atomicAdd and the warp shuffles. A warp
+ * indices, __ldg, __funnelshift_r, atomicAdd, the warp shuffles and votes. A warp
  * runs as 32 coroutines (ucontext) on one host thread: every shuffle is a
  * rendezvous where each lane leaves its value and waits until all 32 have,
  * so the kernels run exactly as written, lane by lane; a lane that leaves
@@ -53,5 +53,16 @@ static inline int __shfl_sync(unsigned, int v, int src) { return emu_shfl(v, EMU
 static inline int __shfl_up_sync(unsigned, int v, unsigned d) { return emu_shfl(v, EMU_SHFL_UP, (int)d); }
 static inline int __shfl_xor_sync(unsigned, int v, int o) { return emu_shfl(v, EMU_SHFL_XOR, o); }
 static inline void __syncwarp(void) { (void)emu_shfl(0, EMU_SHFL_IDX, 0); }
+/* the votes of the thread-per-pair kernels (run thread after thread: a
+ * warp of one). A kernel may use a vote only to choose between code paths
+ * that compute the same values (gpu_prune_ed_int.cuh's band): one true
+ * vote in four is answered false here, so that the slower path is tried
+ * on rows where the GPU would take the fast one. */
+static inline unsigned __activemask(void) { return 1u; }
+static inline int __all_sync(unsigned, int p)
+{
+    static thread_local unsigned n;
+    return p && (++n & 3) != 0;
+}
 
 #endif

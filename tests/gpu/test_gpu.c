@@ -188,6 +188,21 @@ static void build_bound(mnw_seqset *B, const mnw_seqset *S, int nreal)
     mnw_seqset_add(B, "empty", g, 0);
     memset(buf, MNW_CODE_N, 50);
     mnw_seqset_add(B, "N50", buf, 50);
+    /* a 700-base core with L random bases before it, beside the core
+     * alone (on both sides, so that each is the query once): the guided
+     * band's path runs down column 0 for L rows, where the band's centre
+     * stays near column 17 (its shift 0, column 0 brought in at P[0]) */
+    mnw_seqset_add(B, "G700", g, 700);
+    static const int pre[] = {20, 33, 47};
+    for (size_t x = 0; x < sizeof pre / sizeof *pre; x++) {
+        const int L = pre[x];
+        char id[16];
+        for (int k = 0; k < L; k++) buf[k] = (uint8_t)(rnd() % 4);
+        memcpy(buf + L, g, 700);
+        snprintf(id, sizeof id, "pre%d_G700", L);
+        mnw_seqset_add(B, id, buf, (size_t)L + 700);
+    }
+    mnw_seqset_add(B, "G700_again", g, 700);
     for (int k = 0; k < nreal && (size_t)k < S->n; k++)
         mnw_seqset_add(B, mnw_seq_id(S, (size_t)k), mnw_seq_codes(S, (size_t)k), mnw_seq_len(S, (size_t)k));
     free(buf);

@@ -246,7 +246,35 @@ struct centres {
 /* SG, lib/prune_ed.c's mnw_ped_band (32 cells a row) on the centres; bb
  * is b's bitmaps (bwin): a row's substitution scores come from two
  * 32-bit windows, the columns where b's code equals a's base and those
- * where it is a base. */
+ * where it is a base (or outside b: gpu_ptab.c sets row 4's padding).
+ *
+ * Every row takes one of two cell loops, the same for the whole warp (a
+ * vote): the fast cell (five instructions on sm_90: a bit test, a select,
+ * an add, a max, an add-max) where each column of the window is a base of
+ * b or outside b (or a's code is not a base: 0 everywhere), the general
+ * cell (the three scores) where some thread's window holds a code of b
+ * that is not a base. Neither treats the band's ends apart; the values
+ * are the reference's where it matters, because:
+ *   - columns < 0: their cells start at NEG and only decrease (outside b
+ *     the match bits are 0, so a cell's score there is <= 0); column 0
+ *     then computes max(NEG - x, -g (r - 1) - g, NEG - y) = -g r, the
+ *     reference's exact value (the previous row's column 0 is either
+ *     computed or, where the shift brings it in at P[0], set below);
+ *   - columns > nb: computed like any other, never read by a column <= nb
+ *     (a cell reads its left, upper and upper-left neighbours), and left
+ *     out of the last row's maximum. Their values stay between a real
+ *     cell's minus 32 g and a real cell's: no overflow;
+ *   - column nb: the reference also carries column nb's value down the
+ *     rows before the band reaches it (the path along row 0, then down
+ *     column nb) and takes the larger of it and the band's value above.
+ *     Dropped here: the centres never pass nb and never decrease, so once
+ *     column nb enters the window it stays to the last row, where every
+ *     value that the carried path gave (or gave to the cells below it) is
+ *     -g (nb + r) - g (na - r) = -g (na + nb), the all-gap score SG is
+ *     never below (the return). So SG is the reference's bit for bit.
+ * Unreachable cells are not clamped at NEG (the reference's clamp): every
+ * reachable value is above -2 x 10^7, every unreachable one below -5 x
+ * 10^8, so the best, a reachable value, is the reference's. */
 __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, const uint32_t *__restrict__ bb,
                                         int nb, centres &cs, int ms, int mm, int g)
 {
@@ -260,7 +288,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
         const int c = cen - WL - 1 + k;
         P[k] = (c >= 0 && c <= nb) ? -g * c : NEG;
     }
-    int coln = -g * nb, best = allgap;
+    int best = allgap;
     /* row r's code of a and b's words for it, loaded a row ahead (a code
      * that is not a base loads base 0's words, unused) */
     int x = a[0];
@@ -277,14 +305,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
             wn.load(bb, xn < 4 ? xn : 0, cn - WL - 1);
         }
         int left = c0 - 1 == 0 ? -g * r : NEG;
-        if (c0 >= 1 && c0 + BW - 1 < nb && (basew == ~0u || x >= 4)) {
-            /* every slot a cell, column nb outside, and each column's score
-             * one of two (b has a base in every column, or a's code is not a
-             * base: 0 everywhere): five instructions a cell on sm_90 (a bit
-             * test, a select, an add, a max, an add-max; 8 with the general
-             * cell below). Measured (bench_gpu_prune, H200, 0.10): 11.9-12.0
-             * M pairs/s against 11.7; with two add-maxes, only one on the
-             * chain through `left`, 11.8 */
+        if (__all_sync(__activemask(), x >= 4 || basew == ~0u)) {
             const int sE = x < 4 ? ms : 0, sX = x < 4 ? mm : 0;
 #pragma unroll
             for (int k = 0; k < BW; k++) {
@@ -293,8 +314,7 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
                 P[k] = h; /* P[k] is not read again this row; P[k + 1] still is */
                 left = h;
             }
-            coln -= g;
-        } else if (c0 >= 1 && c0 + BW - 1 < nb) { /* every slot a cell, some column not a base */
+        } else {
 #pragma unroll
             for (int k = 0; k < BW; k++) {
                 const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
@@ -302,34 +322,8 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
                 P[k] = h;
                 left = h;
             }
-            coln -= g;
-        } else {
-            int vn = NEG;
-#pragma unroll
-            for (int k = 0; k < BW; k++) {
-                const int c = c0 + k;
-                int h;
-                if (c < 1)
-                    h = c == 0 ? -g * r : NEG;
-                else if (c > nb)
-                    h = NEG;
-                else {
-                    const int s = (eqw >> k & 1) ? ms : ((basew >> k & 1) ? mm : 0);
-                    int u = P[k + 1];
-                    if (c == nb) u = imax(u, coln);
-                    h = max3(P[k] + s, u - g, left - g);
-                    if (h < NEG) h = NEG;
-                    if (c == nb) vn = h;
-                }
-                P[k] = h;
-                left = h;
-            }
-            coln -= g;
-            if (c0 <= nb && nb <= c0 + BW - 1 && vn > coln) coln = vn;
         }
-        if (coln < NEG) coln = NEG;
         if (r == na) {
-            best = coln;
 #pragma unroll
             for (int k = 0; k < BW; k++) {
                 const int c = c0 + k;
@@ -337,25 +331,24 @@ __device__ __forceinline__ int32_t band(const uint8_t *__restrict__ a, int na, c
             }
             break;
         }
-        /* the next row: P'[k] = this row at column cen' - 17 + k = P[k - 1 + sh] */
+        /* the next row: P'[k] = this row at column cn - 17 + k = P[k - 1 +
+         * sh]; sh = 1 (the diagonal) moves nothing */
         const int sh = cn - cen;
         P[BW] = NEG;
         if (sh == 0) {
 #pragma unroll
             for (int k = BW; k > 0; k--) P[k] = P[k - 1];
             P[0] = NEG;
-        } else {
-            for (int q = 1; q < sh && q <= BW + 1; q++) {
+        } else if (sh > 1) { /* by sh - 1, in steps of 1, 2, 4, .. 32 (no loop: P stays in registers) */
+            const int m = sh - 1 > BW + 1 ? BW + 1 : sh - 1;
 #pragma unroll
-                for (int k = 0; k < BW; k++) P[k] = P[k + 1];
-                P[BW] = NEG;
-            }
-        }
-        if (cn - WL - 1 <= 0) { /* column 0 in reach: its exact value -g r */
+            for (int st = 1; st <= 32; st *= 2)
+                if (m & st) {
 #pragma unroll
-            for (int k = 0; k <= BW; k++)
-                if (cn - WL - 1 + k == 0) P[k] = -g * r;
+                    for (int k = 0; k <= BW; k++) P[k] = k + st <= BW ? P[k + st] : NEG;
+                }
         }
+        if (cn - WL - 1 == 0) P[0] = -g * r; /* column 0 at P[0]: its exact value */
         cen = cn;
         x = xn;
     }

@@ -134,6 +134,11 @@ static void ed_rows(chunk *c, size_t i, uint64_t *win, uint64_t *tmp)
             bm[5 * (b / 32) + a[p]] |= 1u << (b % 32);
             bm[5 * (b / 32) + 4] |= 1u << (b % 32);
         }
+    /* row 4 also set outside b (the 32 bits before, those after the end):
+     * the band kernel's fast cell takes a window whose columns are all
+     * bases or outside b (its values there are never read) */
+    for (size_t b = 0; b < 32 * Q; b++)
+        if (b < 32 || b >= len + 32) bm[5 * (b / 32) + 4] |= 1u << (b % 32);
     c->npeqs += 4 * W + 5 * Q;
 }
 
