@@ -24,10 +24,11 @@ case ${1:-} in
 start)
     bench_setup s8-build.txt bin/mnw build/bench/bench_gpu_prune build/tests-gpu/test_gpu
     IFS=, read -r -a trees <<<"${TREES:-}"
+    outdir=$(cd "$OUT" && pwd)
     pids=()
     for t in "${trees[@]}"; do
         (cd "$t" && make -j8 build/bench/bench_gpu_prune LIBDEFLATE_DIR="$OLDPWD/.deps/usr" \
-            >"$OLDPWD/$OUT/build-$(basename "$t").txt" 2>&1) &
+            >"$outdir/build-$(basename "$t").txt" 2>&1) &
         pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p" || { echo "a tree's build failed"; tail -5 "$OUT"/build-*.txt; exit 1; }; done
