@@ -7,7 +7,8 @@
 # Into bench/tmp/s8b.txt: 16s-25k whole at 0.10, filter on, GPU path,
 # --outputs dist, for each bound of BOUNDS (default "4 16 64"): wall time
 # and the run's log lines; then bench/run_prune.sh at 0.10 (filter off and
-# on, outputs compared) and at 0.03, with the bound FINAL (default 16).
+# on, outputs compared) at each cutoff of CUTS (default 0.10), with the
+# bound FINAL (default 16).
 # Data: the git-ignored devdata/ (16s-25k), carried.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -30,7 +31,7 @@ start)
                 cut -c1-260 >>"$log"
         done
         rm -rf bench/tmp/s8b-o
-        for c in 0.10 0.03; do
+        for c in '"${CUTS:-0.10}"'; do
             echo "== $(date -u +%FT%TZ) run_prune.sh 16s-25k whole, cutoff $c, GPU, MNW_X_FIFO=$final" >>"$log"
             MNW_X_FIFO=$final bench/run_prune.sh devdata/16s-25k.fa.gz $c 1 >>"$log" 2>&1
         done
