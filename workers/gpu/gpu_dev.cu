@@ -252,6 +252,7 @@ static int prune_tables(mnw_gpu *g, mnw_err *e)
     mnw_gpu_ptab_free(&t);
     CHECK_CUDA(e, g->dev, rc);
     const int cap2 = g->o.prune_pairs;
+    mnw_gpu_filter_carveout(getenv("MNW_X_CARVE") ? atoi(getenv("MNW_X_CARVE")) : -1);
     for (int k = 0; k < MNW_GPU_FSLOTS; k++) {
         fslot *S = &g->fs[k];
         CHECK_CUDA(e, g->dev, cudaStreamCreateWithPriority(&S->st, cudaStreamNonBlocking, xprio('f')));

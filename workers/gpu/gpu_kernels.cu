@@ -100,3 +100,18 @@ void mnw_gpu_run_prune_ed(cudaStream_t st, const uint2 *pairs, int np, int warm,
     mnw_ge::eds_reg<2><<<blocks, threads, 0, st>>>(pairs, ps, peqs, codes, out, list2, cnt, taus, np);
     mnw_ge::eds_reg<1><<<blocks, threads, 0, st>>>(pairs, ps, peqs, codes, out, list2, cnt, taus, np);
 }
+
+/* EXPERIMENT (not for main): the filter kernels' preferred shared-memory
+ * carve-out (percent), so that an SM that runs them keeps room for the
+ * alignment kernels' blocks */
+void mnw_gpu_filter_carveout(int pct)
+{
+    if (pct < 0) return;
+    const cudaFuncAttribute A = cudaFuncAttributePreferredSharedMemoryCarveout;
+    (void)cudaFuncSetAttribute(mnw_gp::prune<false>, A, pct);
+    (void)cudaFuncSetAttribute(mnw_ge::compact, A, pct);
+    (void)cudaFuncSetAttribute(mnw_ge::bands, A, pct);
+    (void)cudaFuncSetAttribute(mnw_ge::eds_wide, A, pct);
+    (void)cudaFuncSetAttribute(mnw_ge::eds_reg<1>, A, pct);
+    (void)cudaFuncSetAttribute(mnw_ge::eds_reg<2>, A, pct);
+}
