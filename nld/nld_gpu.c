@@ -122,7 +122,6 @@ struct nld_gpu {
     int prune;
     glist *qhead, *qtail; /* lists taken, not yet wholly placed, in order */
     uint64_t qpairs;      /* their pairs not yet placed */
-    uint64_t fifo_batches; /* EXPERIMENT: the FIFO's bound in filter batches a device (MNW_X_FIFO, default 4) */
     int end;              /* no list can come any more */
     mnw_cpu_ws *ws;
     mnw_buf text[MNW_NOUT]; /* for a list whose last pair it aligns itself */
@@ -349,7 +348,7 @@ static int ffill(nld_gpu *G, gdev *d, int cap)
     for (;;) {
         while (l && l->fnext == l->r.count) l = l->qnext;
         if (!l) {
-            if (G->end || G->qpairs >= G->fifo_batches * (uint64_t)cap * (uint64_t)G->ndev || !(l = fifo_take(G))) {
+            if (G->end || G->qpairs >= 4 * (uint64_t)cap * (uint64_t)G->ndev || !(l = fifo_take(G))) {
                 d->fstarved = 1;
                 return 0;
             }
@@ -693,7 +692,6 @@ nld_gpu *mnw_nld_gpu_start(nld_state *st, mnw_err *e)
     G->ndev = st->cfg->ngpus;
     const mnw_prune_plan *pp = st->cfg->js->prune;
     G->prune = pp && pp->on; /* issue 39: the devices filter */
-    G->fifo_batches = getenv("MNW_X_FIFO") ? strtoull(getenv("MNW_X_FIFO"), NULL, 10) : 4;
     G->dev = mnw_xcalloc((size_t)G->ndev, sizeof *G->dev);
     for (int k = 0; k < G->ndev; k++) G->dev[k].id = st->cfg->gpu_ids[k];
     G->ws = mnw_cpu_ws_new();

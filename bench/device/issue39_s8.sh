@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/device/issue39_s8.sh - issue 39, step 8: the band kernel without its
-# end path, stage 1's bands on a list, and the streams' priorities, in the
+# end path against other trees (stage 1's bands on a list), in the
 # background (it outlasts one 10-minute command):
 #   TREES=T1,T2 bash bench/device/issue39_s8.sh start   builds, starts (setsid)
 #   bash bench/device/issue39_s8.sh wait SECONDS         waits, prints bench/tmp/s8.txt (a copy in $OUT)
@@ -12,14 +12,14 @@
 #   2. bench_gpu_prune on the first 2,097,152 pairs of 16s-25k at 0.03 and
 #      0.10, every tree and this one, alternated three times;
 #   3. 16s-25k whole at CUT (default 0.10), filter on, GPU path, --outputs
-#      dist, this tree, for each stream priority of PRIOS (default "eq f d":
-#      MNW_X_PRIO unset, the filter's streams first, the alignments' first);
-#      wall time and the run's log lines; the dist files compared;
+#      dist, this tree: wall time and the run's log lines (the run of
+#      2026-11-28 also tried streams of different priorities, through a
+#      knob since removed: no effect);
 #   4. the SASS of this tree's bands kernel into $OUT/sass-bands.txt.
 # Data: the git-ignored devdata/ (16s-25k), carried.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-log=bench/tmp/s8.txt
+s8=bench/tmp/s8.txt
 case ${1:-} in
 start)
     bench_setup s8-build.txt bin/mnw build/bench/bench_gpu_prune build/tests-gpu/test_gpu
@@ -34,13 +34,12 @@ start)
     for p in "${pids[@]}"; do wait "$p" || { echo "a tree's build failed"; tail -5 "$OUT"/build-*.txt; exit 1; }; done
     cuobjdump -sass build/workers/gpu/gpu_kernels.o 2>&1 |
         awk '/Function : /{on = ($3 ~ /mnw_ge5bands/)} on' >"$OUT/sass-bands.txt"
-    bench_machine >"$log"
+    bench_machine >"$s8"
     # shellcheck disable=SC2016 # the commands run in the setsid shell
     setsid bash -c '
-        log='"$log"'
+        log='"$s8"'
         trees="'"${trees[*]}"'"
         cut='"${CUT:-0.10}"'
-        prios="'"${PRIOS:-eq f d}"'"
         export PATH=/usr/local/cuda/bin:$PATH
         echo "== $(date -u +%FT%TZ) test_gpu, the filter part" >>"$log"
         MNW_GPU_TEST_PRUNE_ONLY=1 build/tests-gpu/test_gpu 2>&1 | grep -v "^ok - " | tail -8 >>"$log"
@@ -54,27 +53,18 @@ start)
             done
         done
         rm -f bench/tmp/16s-25k.fa
-        for p in $prios; do
-            echo "== $(date -u +%FT%TZ) 16s-25k whole, cutoff $cut, filter on, GPU, MNW_X_PRIO=$p" >>"$log"
-            rm -rf bench/tmp/s8-$p
-            ( [ "$p" = eq ] || export MNW_X_PRIO=$p
-              /usr/bin/time -f "%e s wall, %U s user, %S s sys" bin/mnw -q -i devdata/16s-25k.fa.gz \
-                -o bench/tmp/s8-$p --outputs dist --cutoff "$cut" --prune yes ) >>"$log" 2>&1
-            grep -E "INFO (done|GPU)" bench/tmp/s8-$p/mnw.log | sed "s/^[^]]*] /    /" | cut -c1-260 >>"$log"
-        done
-        for p in $prios; do
-            [ "$p" = eq ] && continue
-            for f in bench/tmp/s8-eq/dist*; do
-                cmp "$f" "bench/tmp/s8-$p/$(basename "$f")" >>"$log" 2>&1 && echo "same: $p $(basename "$f")" >>"$log"
-            done
-        done
-        rm -rf bench/tmp/s8-*
+        echo "== $(date -u +%FT%TZ) 16s-25k whole, cutoff $cut, filter on, GPU" >>"$log"
+        rm -rf bench/tmp/s8-o
+        /usr/bin/time -f "%e s wall, %U s user, %S s sys" bin/mnw -q -i devdata/16s-25k.fa.gz \
+            -o bench/tmp/s8-o --outputs dist --cutoff "$cut" --prune yes >>"$log" 2>&1
+        grep -E "INFO (done|GPU)" bench/tmp/s8-o/mnw.log | sed "s/^[^]]*] /    /" | cut -c1-260 >>"$log"
+        rm -rf bench/tmp/s8-o
         echo "== all done" >>"$log"' </dev/null >/dev/null 2>&1 &
     echo "started" ;;
 wait)
     end=$(($(date +%s) + ${2:-500}))
-    while [ "$(date +%s)" -lt "$end" ] && ! grep -q '== all done' "$log"; do sleep 5; done
-    cat "$log"
-    cp "$log" "$OUT/" ;;
+    while [ "$(date +%s)" -lt "$end" ] && ! grep -q '== all done' "$s8"; do sleep 5; done
+    cat "$s8"
+    cp "$s8" "$OUT/" ;;
 *) sed -n 2,20p "$0"; exit 2 ;;
 esac

@@ -50,8 +50,6 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t st);
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t st);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *st, unsigned flags);
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *st, unsigned flags, int prio);
-cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 cudaError_t cudaStreamSynchronize(cudaStream_t st);
 cudaError_t cudaStreamDestroy(cudaStream_t st);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags);

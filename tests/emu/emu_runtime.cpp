@@ -104,16 +104,6 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *st, unsigned)
     *st = (cudaStream_t)calloc(1, sizeof(emu_stream));
     return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *st, unsigned flags, int)
-{
-    return cudaStreamCreateWithFlags(st, flags);
-}
-cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
-{
-    *least = 0;
-    *greatest = -5;
-    return cudaSuccess;
-}
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamDestroy(cudaStream_t st)
 {

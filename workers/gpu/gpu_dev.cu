@@ -39,7 +39,6 @@
  */
 #include <cuda_runtime.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -214,16 +213,6 @@ static_assert(sizeof(mnw_gpu_pfig) == sizeof(mnw_gpu_kpfig) && offsetof(mnw_gpu_
 /* The filter's tables (issue 39, gpu_ptab.h: built on the host by up to 16
  * threads, then copied once), the filter slots, and a first launch of
  * stage 2's kernels (the driver reserves their local memory then). */
-/* EXPERIMENT (not for main): MNW_X_PRIO=f: the filter's streams first,
- * =d: the alignment batches' first; else equal */
-static int xprio(char who)
-{
-    const char *v = getenv("MNW_X_PRIO");
-    int lo = 0, hi = 0;
-    if (!v || v[0] != who || cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess) return 0;
-    return hi;
-}
-
 static int prune_tables(mnw_gpu *g, mnw_err *e)
 {
     const double t0 = now_s();
@@ -252,10 +241,10 @@ static int prune_tables(mnw_gpu *g, mnw_err *e)
     mnw_gpu_ptab_free(&t);
     CHECK_CUDA(e, g->dev, rc);
     const int cap2 = g->o.prune_pairs;
-    mnw_gpu_filter_carveout(getenv("MNW_X_CARVE") ? atoi(getenv("MNW_X_CARVE")) : -1);
+    CHECK_CUDA(e, g->dev, mnw_gpu_filter_prefs());
     for (int k = 0; k < MNW_GPU_FSLOTS; k++) {
         fslot *S = &g->fs[k];
-        CHECK_CUDA(e, g->dev, cudaStreamCreateWithPriority(&S->st, cudaStreamNonBlocking, xprio('f')));
+        CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&S->st, cudaStreamNonBlocking));
         CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&S->ev, cudaEventDisableTiming));
         CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_pairs, (size_t)cap2 * sizeof(uint2)));
         CHECK_CUDA(e, g->dev, cudaMalloc((void **)&S->d_out, (size_t)cap2));
@@ -339,7 +328,7 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
     }
     for (int s = 0; s < 2; s++) {
         slot *sl = &g->sl[s];
-        CHECK_CUDA(e, g->dev, cudaStreamCreateWithPriority(&sl->st, cudaStreamNonBlocking, xprio('d')));
+        CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&sl->st, cudaStreamNonBlocking));
         CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&sl->ev_hdr, cudaEventDisableTiming));
         CHECK_CUDA(e, g->dev, cudaEventCreateWithFlags(&sl->ev_done, cudaEventDisableTiming));
         sl->d_pairs = (mnw_gpu_kpair *)sl->arena;

@@ -101,17 +101,29 @@ void mnw_gpu_run_prune_ed(cudaStream_t st, const uint2 *pairs, int np, int warm,
     mnw_ge::eds_reg<1><<<blocks, threads, 0, st>>>(pairs, ps, peqs, codes, out, list2, cnt, taus, np);
 }
 
-/* EXPERIMENT (not for main): the filter kernels' preferred shared-memory
- * carve-out (percent), so that an SM that runs them keeps room for the
- * alignment kernels' blocks */
-void mnw_gpu_filter_carveout(int pct)
+/* The filter kernels use no shared memory, the alignment kernels 40 KB a
+ * block (their profile), and with the filter both run on the device at
+ * once. The preferred split of an SM's L1 and shared memory is a hint
+ * (CUDA's documentation says no more); our reading of the measurement
+ * below: an SM holds blocks of both kinds only if its split suits both,
+ * and with no preference for the filter kernels each kind kept the other
+ * out of SMs it held (the filter decided 7.5 M pairs/s in the run against
+ * 13.5 M alone, the alignments ran at a third of their speed). Measured
+ * (16s-25k whole, --cutoff 0.10, filter on, H200, one run each,
+ * bench/results/issue39-step8-gpu-h200-2026-11-28/): no preference 43.4 s,
+ * 25% of the largest shared part 34.0 s, 50% 34.6 s, 75% 38.4 s, 100%
+ * 46.5 s. */
+#define MNW_GPU_FILTER_CARVEOUT 25
+
+cudaError_t mnw_gpu_filter_prefs(void)
 {
-    if (pct < 0) return;
     const cudaFuncAttribute A = cudaFuncAttributePreferredSharedMemoryCarveout;
-    (void)cudaFuncSetAttribute(mnw_gp::prune<false>, A, pct);
-    (void)cudaFuncSetAttribute(mnw_ge::compact, A, pct);
-    (void)cudaFuncSetAttribute(mnw_ge::bands, A, pct);
-    (void)cudaFuncSetAttribute(mnw_ge::eds_wide, A, pct);
-    (void)cudaFuncSetAttribute(mnw_ge::eds_reg<1>, A, pct);
-    (void)cudaFuncSetAttribute(mnw_ge::eds_reg<2>, A, pct);
+    const int pct = MNW_GPU_FILTER_CARVEOUT;
+    cudaError_t rc = cudaFuncSetAttribute(mnw_gp::prune<false>, A, pct);
+    if (rc == cudaSuccess) rc = cudaFuncSetAttribute(mnw_ge::compact, A, pct);
+    if (rc == cudaSuccess) rc = cudaFuncSetAttribute(mnw_ge::bands, A, pct);
+    if (rc == cudaSuccess) rc = cudaFuncSetAttribute(mnw_ge::eds_wide, A, pct);
+    if (rc == cudaSuccess) rc = cudaFuncSetAttribute(mnw_ge::eds_reg<1>, A, pct);
+    if (rc == cudaSuccess) rc = cudaFuncSetAttribute(mnw_ge::eds_reg<2>, A, pct);
+    return rc;
 }

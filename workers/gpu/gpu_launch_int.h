@@ -50,7 +50,9 @@ void mnw_gpu_run_prune_ed(cudaStream_t st, const uint2 *pairs, int np, int warm,
                           uint8_t *out, mnw_gpu_kpfig *figs, uint32_t *list, uint32_t *list2, uint32_t *list3,
                           int32_t *taus, uint32_t *cnt);
 
-/* EXPERIMENT: the filter kernels' preferred carve-out (percent; < 0: none) */
-void mnw_gpu_filter_carveout(int pct);
+/* The filter kernels' preferred split of L1 and shared memory (a share
+ * that leaves an SM room for the alignment kernels' blocks beside them,
+ * gpu_kernels.cu); once per device, before their first launch. */
+cudaError_t mnw_gpu_filter_prefs(void);
 
 #endif
