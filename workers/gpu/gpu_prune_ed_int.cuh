@@ -24,12 +24,8 @@
  *     b's base bitmaps (built once per sequence at open), the centres
  *     stepped along the chain's segments with a
  *     quotient and a remainder (the reference's integer division, exactly);
- *     rows whose band reaches column 0 or column nb take a slower path with
- *     the reference's column-0 values, its NEG outside 1..nb and column nb
- *     carried down. Unreachable cells are not clamped at NEG (the
- *     reference's clamp): every reachable value is above -2 x 10^7, every
- *     unreachable one below -5 x 10^8, so the best, a reachable value, is
- *     the reference's bit for bit;
+ *     the window's columns outside b computed like the others, to the same
+ *     SG (band() says why);
  *   tau: mnw_prune_ed_tau's formula (int64);
  *   ED: Myers' bit vectors with the query a as the pattern (32-bit words,
  *     its four base rows built once per sequence at open: every thread of a
@@ -577,9 +573,9 @@ __global__ void __launch_bounds__(TPB) compact(const uint8_t *__restrict__ out, 
  * (cnt[1] of them) when its band fits NBW1 words, from its end (cnt[2] of
  * them at list2[np - cnt[2] ..]) when it fits NBW2, else to list3
  * (cnt[3]); */
-/* (5 blocks an SM: at most 102 registers, 96 with 52 bytes spilled, where
- * the compiler would take 128 and leave room for 4: 12.1 against 11.8 M
- * pairs/s at 0.10, H200) */
+/* (5 blocks an SM: at most 102 registers, 96 with 52 bytes spilled at
+ * step 7 and 16 since step 8, where the compiler would take 128 and leave
+ * room for 4: 12.1 against 11.8 M pairs/s at 0.10, H200) */
 __global__ void __launch_bounds__(TPB, 5) bands(const uint2 *__restrict__ pairs, const mnw_gpu_pseq *__restrict__ ps,
                                              const uint64_t *__restrict__ guides, const uint32_t *__restrict__ peqs,
                                              const uint8_t *__restrict__ codes,
