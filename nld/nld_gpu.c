@@ -137,6 +137,27 @@ static void fail(nld_state *st, const mnw_err *e)
     unlock(st);
 }
 
+/* A device that failed (g NULL: could not be opened; else after it
+ * opened: a lost GPU, an uncorrectable ECC error, any CUDA error of a
+ * batch): the node stops with a message naming the GPU and the host; the
+ * lists finished before are in the bookmark, so a resume finishes the
+ * rest (docs/GPU.md, "When a GPU fails"). */
+static void dev_fail(nld_state *st, int id, const mnw_gpu *g, const mnw_err *e)
+{
+    char host[256];
+    mnw_err w;
+    mnw_hostname(host, sizeof host, 0);
+    if (!g) {
+        mnw_err_set(&w, "GPU %d of host %s: %s", id, host, e->msg);
+    } else {
+        const char *desc = mnw_gpu_describe(g), *p = strstr(desc, ": ");
+        mnw_err_set(&w, "GPU %d of host %s failed (%s): %s; this node stops (the work lists it finished are in the "
+                        "bookmark: `mnw --resume OUTDIR` finishes the rest, leaving a faulty GPU out with --gpus)",
+                    id, host, p ? p + 2 : desc, e->msg);
+    }
+    fail(st, &w);
+}
+
 /* With the filter the alignments are not zeroed here (a list's 440 KB, on
  * the dispatcher's one core, were most of its time a pair at 0.03): a kept
  * pair's is initialised when it is placed, a pruned pair's by the finish
@@ -534,7 +555,7 @@ static void *gpu_main(void *p)
         double t0 = mnw_now();
         d->g = mnw_gpu_open(d->id, st->cfg->js->spec->seqs, st->cfg->js->sc, &o, &e);
         if (!d->g) {
-            fail(st, &e);
+            dev_fail(st, d->id, NULL, &e);
             ok = 0;
             break;
         }
@@ -562,7 +583,7 @@ static void *gpu_main(void *p)
                 int rc;
                 while (ok && (rc = mnw_gpu_fbatch_poll(d->g, &fb, &e)) != 0) {
                     if (rc < 0) {
-                        fail(st, &e);
+                        dev_fail(st, d->id, d->g, &e);
                         ok = 0;
                         break;
                     }
@@ -574,7 +595,7 @@ static void *gpu_main(void *p)
                 if (d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0 && mnw_gpu_fbatch_can_launch(d->g) &&
                     (full || d->fstarved)) {
                     if (mnw_gpu_fbatch_launch(d->g, d->ff.f, &e)) {
-                        fail(st, &e);
+                        dev_fail(st, d->id, d->g, &e);
                         ok = 0;
                         break;
                     }
@@ -604,7 +625,7 @@ static void *gpu_main(void *p)
                 d->filling = NULL;
                 atomic_init(&gb->pending, gb->nsegs);
                 if (mnw_gpu_launch(d->g, gb->b, &e)) {
-                    fail(st, &e);
+                    dev_fail(st, d->id, d->g, &e);
                     ok = 0;
                     break;
                 }
@@ -616,7 +637,7 @@ static void *gpu_main(void *p)
             int rc;
             while (ok && (rc = mnw_gpu_poll(d->g, &b, &e)) != 0) {
                 if (rc < 0) {
-                    fail(st, &e);
+                    dev_fail(st, d->id, d->g, &e);
                     ok = 0;
                     break;
                 }

@@ -14,7 +14,13 @@
 
 #define CUDART_VERSION 0 /* the emulation: no DPX, gpu_kernels_int.cuh's portable paths */
 
-typedef enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorNotReady = 600 } cudaError_t;
+typedef enum {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorECCUncorrectable = 214,
+    cudaErrorNotReady = 600
+} cudaError_t;
 typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 } cudaMemcpyKind;
 typedef struct emu_stream *cudaStream_t;
 typedef struct emu_event *cudaEvent_t;

@@ -27,6 +27,7 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorNotReady: return "device not ready";
+    case cudaErrorECCUncorrectable: return "uncorrectable ECC error encountered";
     }
     return "unknown error";
 }
@@ -120,7 +121,26 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t)
     ev->recorded = 1;
     return cudaSuccess;
 }
-cudaError_t cudaEventQuery(cudaEvent_t ev) { return ev->recorded ? cudaSuccess : cudaErrorInvalidValue; }
+/* MNW_EMU_FAIL_EVENT=N: the device fails at the N-th event query of the
+ * process (counted from 1), as a GPU does on an uncorrectable ECC error:
+ * that query and every later one report it (a real device's error is
+ * sticky). Tests a GPU lost in the middle of a run. */
+static int emu_failed(void)
+{
+    static unsigned long n;
+    static int failed;
+    const char *at = getenv("MNW_EMU_FAIL_EVENT");
+    if (!at || !*at) return 0;
+    if (!__atomic_load_n(&failed, __ATOMIC_RELAXED) &&
+        __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED) >= strtoul(at, NULL, 10))
+        __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
+    return __atomic_load_n(&failed, __ATOMIC_RELAXED);
+}
+cudaError_t cudaEventQuery(cudaEvent_t ev)
+{
+    if (emu_failed()) return cudaErrorECCUncorrectable;
+    return ev->recorded ? cudaSuccess : cudaErrorInvalidValue;
+}
 cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
     free(ev);

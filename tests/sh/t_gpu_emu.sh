@@ -10,7 +10,9 @@
 # the finishers' walk, no runs: byte-identical to a CPU run keeping runs),
 # and two MPI ranks (one CPU-only, one with the emulated GPU); the filter
 # of issue 39 on the device: the bytes of the CPU run without it, the
-# pruned count of the CPU run with it (five settings of the dispatcher).
+# pruned count of the CPU run with it (five settings of the dispatcher);
+# a GPU lost mid-run (an ECC error the emulator reports): a clear error,
+# the bookmark consistent, the resume byte-identical.
 # The real-GPU version is tests/gpu/t_gpu_e2e.sh.
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
@@ -82,6 +84,25 @@ MNW_EMU_MALLOC_MAX=$((1 << 20)) "$EMU" -q -i c300.fa -o tight "${ALL_OUTPUTS[@]}
 rc=$?
 check "not even two batches fit: exit 1, 'too little for two batches'" \
     '[ $rc -ne 0 ] && grep -q "too little for two batches" tight.out' || sed 's/^/#   /' tight.out
+
+# a GPU lost in the middle of a run (issue 40): the emulated device reports
+# an uncorrectable ECC error from its 150th event query on (the open takes
+# about 90; lists of 2 pairs and batches of 2 put the rest of the run
+# after it): exit 1, a message naming the GPU and the host, the lists
+# finished before in the bookmark; the resume ends byte-identical
+rm -rf lost
+MNW_EMU_FAIL_EVENT=150 "$EMU" -q -i s20.fa -o lost "${ALL_OUTPUTS[@]}" --threads 2 --worklist-size 2 --gpu-batch 2 \
+    >lost.out 2>&1
+rc=$?
+done_at=$(sed -nE 's/^  "pairs_done": ([0-9]+),$/\1/p' lost/progress.json)
+check "a GPU fails mid-run (ECC): exit 1, the GPU and host named, $done_at of 190 pairs done and bookmarked" \
+    '[ $rc -eq 1 ] && grep -q "GPU 0 of host $(hostname) failed (emulated GPU (tests/emu), .*bus 0000:00:00.0): .*uncorrectable ECC error encountered (GPU 0); this node stops" lost.out &&
+     [ "${done_at:-0}" -gt 0 ] && [ "$done_at" -lt 190 ] && "$MNW" status lost | grep -q "$done_at of 190 pairs"' ||
+    sed 's/^/#   /' lost.out
+cpu_ref cpu-s20-lin-2 s20.fa 2
+ok "... resumed (the device healthy again)" "$EMU" -q --resume lost --threads 2
+check "... the resumed run is byte-identical to the CPU run, and mnw verify passes" \
+    'same_bytes cpu-s20-lin-2 lost && "$MNW" verify lost >/dev/null'
 
 # a heterogeneous cluster on one host: rank 0 CPU-only, rank 1 with the (emulated) GPU
 rm -rf mpi

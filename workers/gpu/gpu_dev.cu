@@ -740,7 +740,9 @@ static int fired(mnw_gpu *g, cudaEvent_t ev, mnw_err *e)
 {
     cudaError_t rc = cudaEventQuery(ev);
     if (rc == cudaErrorNotReady) return 0;
-    CHECK_CUDA(e, g->dev, rc);
+    if (rc != cudaSuccess)
+        return mnw_err_set(e, "%s:%d: cudaEventQuery (the end of a batch's work): %s (GPU %d)", __FILE__, __LINE__,
+                           cudaGetErrorString(rc), g->dev);
     return 1;
 }
 
