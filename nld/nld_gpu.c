@@ -106,9 +106,14 @@ typedef struct {
     gbatch *filling; /* batch being filled, or NULL */
     gbatch *launched[8]; /* by host batch, to find its segments when done */
     int nlaunched;
-    /* seconds with no batch on the device, waiting for work lists (the
-     * queue was empty) or for finishers (every host batch still lent) */
-    double idle_work, idle_fin, t_last;
+    /* seconds with no batch of any kind on the device, by cause (issue
+     * 40): before its first batch (the start: the first lists), waiting
+     * for work lists (the node's queue was empty), for finishers (every
+     * host batch still lent), after the queue ended (the tail: the other
+     * devices' and workers' last lists); and with the filter, seconds its
+     * alignment slots were empty while filter batches ran */
+    double idle_start, idle_work, idle_fin, idle_end, align_wait, t_last;
+    int used;     /* a batch was on the device */
     int no_batch; /* the last fill found no free host batch */
 } gdev;
 
@@ -662,9 +667,19 @@ static void *gpu_main(void *p)
                 for (int x = 0; x < MNW_GPU_FSLOTS; x++) inflight += d->fr[x].f != NULL;
             }
             double now = mnw_now();
-            if (d->nlaunched == 0 && d->t_last > 0 && !end) {
-                if (d->no_batch) d->idle_fin += now - d->t_last;
-                else d->idle_work += now - d->t_last;
+            int fon = 0; /* filter batches on the device */
+            if (G->prune)
+                for (int x = 0; x < MNW_GPU_FSLOTS; x++) fon += d->fr[x].f != NULL;
+            if (d->t_last > 0) {
+                const double dt = now - d->t_last;
+                if (d->nlaunched > 0) d->used = 1;
+                else if (fon) {
+                    d->used = 1;
+                    d->align_wait += dt;
+                } else if (!d->used) d->idle_start += dt;
+                else if (end) d->idle_end += dt;
+                else if (d->no_batch) d->idle_fin += dt;
+                else d->idle_work += dt;
             }
             d->t_last = now;
         }
@@ -684,17 +699,21 @@ static void *gpu_main(void *p)
         mnw_gpu_get_stats(d->g, &gs);
         if (ok)
             LOG_INFO("GPU %d: %llu pairs in %llu batches (rscan %llu, dscan %llu, tileddscan %llu; two per lane %llu), "
-                     "%.2f GCUPS while busy (%.1fs busy; idle %.1fs waiting for work lists, %.1fs for finishers)",
+                     "%.2f GCUPS while busy (%.1fs busy; idle %.1fs at the start, %.1fs waiting for work lists, %.1fs "
+                     "for finishers, %.1fs at the end)",
                      d->id, (unsigned long long)gs.pairs, (unsigned long long)gs.batches,
                      (unsigned long long)gs.kpairs[0], (unsigned long long)gs.kpairs[1],
                      (unsigned long long)gs.kpairs[2], (unsigned long long)gs.pairs2,
-                     gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_work, d->idle_fin);
+                     gs.busy_s > 0 ? (double)gs.cells / gs.busy_s / 1e9 : 0.0, gs.busy_s, d->idle_start, d->idle_work,
+                     d->idle_fin, d->idle_end);
         if (ok && G->prune)
             LOG_INFO("GPU %d: filter: %llu pairs decided in %llu batches, %llu pruned (%.2f%%; %llu of them by the "
-                     "edit-distance bound), %.1fs busy (%.2f M pairs/s while busy)",
+                     "edit-distance bound), %.1fs busy (%.2f M pairs/s while busy); its alignment batches waited %.1fs "
+                     "for the filter",
                      d->id, (unsigned long long)gs.fpairs, (unsigned long long)gs.fbatches,
                      (unsigned long long)gs.fpruned, gs.fpairs ? 100.0 * (double)gs.fpruned / (double)gs.fpairs : 0.0,
-                     (unsigned long long)gs.fpruned2, gs.fbusy_s, gs.fbusy_s > 0 ? (double)gs.fpairs / gs.fbusy_s / 1e6 : 0.0);
+                     (unsigned long long)gs.fpruned2, gs.fbusy_s, gs.fbusy_s > 0 ? (double)gs.fpairs / gs.fbusy_s / 1e6 : 0.0,
+                     d->align_wait);
     }
     /* after an error: wait for the finishers to give every batch back */
     lock(st);
