@@ -9,7 +9,8 @@
  * windows at multiples of 4 (all of them, sorted by word then position),
  * ED's pattern rows (bit i of row x iff code i's base set holds x) and the
  * band's bitmaps (bit i + 32 of row y iff code i is y; row 4 iff a base;
- * zero elsewhere). A sequence over 65535 bases is refused, naming it. */
+ * outside the sequence rows 0-3 zero, row 4 one). A sequence over 65535
+ * bases is refused, naming it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +93,8 @@ static int check_one(const mnw_seqset *S, size_t i, const mnw_gpu_ptab *t, uint6
     for (size_t b = 0; b < Q * 32; b++)
         for (int y = 0; y < 5; y++) {
             const size_t p = b - 32;
-            const int want = b >= 32 && p < len && a[p] < 4 && (y == 4 || a[p] == y);
+            const int inside = b >= 32 && p < len;
+            const int want = inside ? a[p] < 4 && (y == 4 || a[p] == y) : y == 4;
             if (((t->peqs[q->boff + 5 * (b / 32) + (size_t)y] >> (b % 32)) & 1) != (uint32_t)want) return 11;
         }
     return 0;
