@@ -324,8 +324,11 @@ static int comm_loop(nld_node *n, mnw_nld_link *link, mnw_err *e)
 static int close_node(nld_node *n, mnw_nld_link *link, int rc, mnw_err *e)
 {
     nld_state *st = &n->st;
-    if (n->gpu) mnw_nld_gpu_join(n->gpu); /* after an error it stops on st->stop */
+    /* the workers first: they end on st->stop or once the GPU thread has
+     * cleared gpu_active, and after an error the GPU side's teardown frees
+     * the batches and lists a worker could still be finishing */
     for (int k = 0; k < n->nth; k++) CHECK_PT(pthread_join(n->th[k], NULL));
+    if (n->gpu) mnw_nld_gpu_join(n->gpu); /* after an error it stops on st->stop */
     mnw_tb_stop(st->tb, NULL); /* every submitted list delivered (or discarded after an abort) */
     if (st->abandon) rc = MNW_NLD_DROPPED; /* the errors of cut lists are not errors */
     else if (!rc && st->werr_set) {

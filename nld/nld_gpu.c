@@ -751,13 +751,70 @@ void mnw_nld_gpu_join(nld_gpu *G)
     gpu_free(G);
 }
 
+/* a pointer set (the teardown after an error): add, then sort and drop
+ * the repeats */
+typedef struct {
+    void **p;
+    size_t n, cap;
+} pset;
+
+static void pset_add(pset *s, void *p)
+{
+    if (!p) return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->p = mnw_xrealloc(s->p, s->cap * sizeof *s->p);
+    }
+    s->p[s->n++] = p;
+}
+
+static int ptr_cmp(const void *a, const void *b)
+{
+    const uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return (x > y) - (x < y);
+}
+
+static void pset_unique(pset *s)
+{
+    if (s->n) qsort(s->p, s->n, sizeof *s->p, ptr_cmp);
+    size_t m = 0;
+    for (size_t k = 0; k < s->n; k++)
+        if (!m || s->p[m - 1] != s->p[k]) s->p[m++] = s->p[k];
+    s->n = m;
+}
+
+static void gbatch_lists(pset *ls, const gbatch *gb)
+{
+    for (int k = 0; k < gb->nsegs; k++) pset_add(ls, gb->segs[k].l);
+}
+
 /* what mnw_nld_gpu_start allocated and the thread left: devices, lists,
- * buffers; G itself */
+ * buffers; G itself. Called once the CPU workers have ended (nld.c joins
+ * them first): after an error (a device failed, the node stopped) the
+ * finish tasks still queued are dropped here, not run, and every list
+ * still referenced (being placed, in the FIFO, in a batch on a device or
+ * lent to finishers, in a dropped task) is freed once. In a run that ended
+ * well nothing of that is left. */
 static void gpu_free(nld_gpu *G)
 {
+    nld_state *st = G->st;
+    pset ls = {0}, bs = {0};
+    while (st->fin_head) { /* (no worker runs now: no lock needed) */
+        nld_fin *f = mnw_nld_pop_fin_locked(st);
+        if (f->run == fin_run) {
+            gfin *gf = (gfin *)f;
+            pset_add(&ls, gf->gb->segs[gf->seg].l);
+            pset_add(&bs, gf->gb);
+        } else if (f->run == conv_run)
+            pset_add(&ls, ((gconv *)f)->l);
+        free(f);
+    }
+    pset_unique(&bs);
+    for (size_t k = 0; k < bs.n; k++) mnw_gpu_batch_put(((gbatch *)bs.p[k])->b); /* lent to finishers: back */
     for (int k = 0; k < G->ndev; k++) {
         gdev *d = &G->dev[k];
         if (d->filling) {
+            gbatch_lists(&ls, d->filling);
             mnw_gpu_batch_put(d->filling->b);
             free(d->filling->segs);
             free(d->filling);
@@ -766,17 +823,23 @@ static void gpu_free(nld_gpu *G)
         free(d->ff.segs);
         for (int x = 0; x < MNW_GPU_FSLOTS; x++) free(d->fr[x].segs);
         for (int x = 0; x < d->nlaunched; x++) {
+            gbatch_lists(&ls, d->launched[x]);
             free(d->launched[x]->segs);
             free(d->launched[x]);
         }
         mnw_gpu_close(d->g);
     }
-    if (G->cur) glist_free(G->cur);
-    while (G->qhead) {
-        glist *l = G->qhead;
-        G->qhead = l->qnext;
-        glist_free(l);
+    for (size_t k = 0; k < bs.n; k++) {
+        gbatch *gb = bs.p[k];
+        free(gb->segs);
+        free(gb);
     }
+    pset_add(&ls, G->cur);
+    for (glist *l = G->qhead; l; l = l->qnext) pset_add(&ls, l);
+    pset_unique(&ls);
+    for (size_t k = 0; k < ls.n; k++) glist_free(ls.p[k]);
+    free(ls.p);
+    free(bs.p);
     mnw_cpu_ws_free(G->ws);
     for (int o = 0; o < MNW_NOUT; o++) mnw_buf_free(&G->text[o]);
     free(G->dev);
