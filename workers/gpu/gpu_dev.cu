@@ -241,7 +241,15 @@ static int prune_tables(mnw_gpu *g, mnw_err *e)
     mnw_gpu_ptab_free(&t);
     CHECK_CUDA(e, g->dev, rc);
     const int cap2 = g->o.prune_pairs;
-    CHECK_CUDA(e, g->dev, mnw_gpu_filter_prefs());
+    const cudaError_t prc = mnw_gpu_filter_prefs(); /* a hint: a refusal is said, not fatal */
+    if (prc != cudaSuccess) {
+        (void)cudaGetLastError();
+        size_t l = strlen(g->desc);
+        snprintf(g->desc + l, sizeof g->desc - l,
+                 "; %s:%d: the filter kernels' preferred L1/shared split was refused (%s): the driver's choice, "
+                 "slower beside the alignments (docs/GPU.md)",
+                 __FILE__, __LINE__, cudaGetErrorString(prc));
+    }
     for (int k = 0; k < MNW_GPU_FSLOTS; k++) {
         fslot *S = &g->fs[k];
         CHECK_CUDA(e, g->dev, cudaStreamCreateWithFlags(&S->st, cudaStreamNonBlocking));
