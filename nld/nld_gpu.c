@@ -661,15 +661,12 @@ static void *gpu_main(void *p)
                 }
                 unlock(st);
             }
-            inflight += d->nlaunched + (d->filling && mnw_gpu_batch_count(d->filling->b) > 0);
-            if (G->prune) {
-                inflight += d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0;
-                for (int x = 0; x < MNW_GPU_FSLOTS; x++) inflight += d->fr[x].f != NULL;
-            }
-            double now = mnw_now();
             int fon = 0; /* filter batches on the device */
             if (G->prune)
                 for (int x = 0; x < MNW_GPU_FSLOTS; x++) fon += d->fr[x].f != NULL;
+            inflight += d->nlaunched + (d->filling && mnw_gpu_batch_count(d->filling->b) > 0);
+            if (G->prune) inflight += fon + (d->ff.f && mnw_gpu_fbatch_count(d->ff.f) > 0);
+            double now = mnw_now();
             if (d->t_last > 0) {
                 const double dt = now - d->t_last;
                 if (d->nlaunched > 0) d->used = 1;

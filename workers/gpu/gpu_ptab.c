@@ -137,8 +137,8 @@ static void ed_rows(chunk *c, size_t i, uint64_t *win, uint64_t *tmp)
     /* row 4 also set outside b (the 32 bits before, those after the end):
      * the band kernel's fast cell takes a window whose columns are all
      * bases or outside b (its values there are never read) */
-    for (size_t b = 0; b < 32 * Q; b++)
-        if (b < 32 || b >= len + 32) bm[5 * (b / 32) + 4] |= 1u << (b % 32);
+    bm[4] = ~0u;
+    for (size_t q = (len + 32) / 32; q < Q; q++) bm[5 * q + 4] |= q == (len + 32) / 32 ? ~0u << ((len + 32) % 32) : ~0u;
     c->npeqs += 4 * W + 5 * Q;
 }
 
