@@ -21,6 +21,9 @@ void mnw_cld_init(mnw_cld *c, uint64_t npairs, uint64_t wl, uint64_t window, mnw
 
 void mnw_cld_free(mnw_cld *c)
 {
+    int fin;
+    mnw_err e;
+    MNW_IGNORE(mnw_durable_poll(&c->dur, 1, &fin, &e)); /* after a failure: its thread joined */
     if (c->place) {
         mnw_place_free(c->place);
         free(c->place);
@@ -69,23 +72,10 @@ static int check_holes(const mnw_writer *w, mnw_err *e)
     return 0;
 }
 
-int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
+/* The bookmark's watermark, pruned count and output lengths and sums: the
+ * writer's now (its files flushed), or the places' (through MPI-IO). */
+static int fill_bookmark(mnw_cld *c, mnw_err *e)
 {
-    if (!c->dir) return 0;
-    double now = mnw_now();
-    if (!force && (c->watermark == c->bm_mark || now - c->bm_last < c->bm_every)) return 0;
-    /* on disk, and still the files this run wrote (not deleted, replaced,
-     * cut or appended to by something else): else no bookmark, the one
-     * before stays */
-    if (c->place) { /* the nodes wrote: the lengths and sums of what they synced */
-        for (int o = 0; o < MNW_NOUT; o++) {
-            c->w->bytes[o] = c->place->bytes[o];
-            c->w->sum[o] = c->place->sum[o];
-        }
-        if (mnw_writer_check_others(c->w, mnw_cld_done(c), e) || check_holes(c->w, e)) return -1;
-    } else if (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e)) {
-        return -1;
-    }
     mnw_bookmark *b = c->bm;
     b->watermark = c->watermark;
     b->pruned = c->pruned;
@@ -100,7 +90,53 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
         }
         k++;
     }
-    if (mnw_bookmark_write(c->dir, b, e)) return -1;
+    return 0;
+}
+
+/* The bookmark thread's outcome when it has finished (wait: joined now).
+ * 1 while it runs, 0, or -1 with e set. */
+static int durable_poll(mnw_cld *c, int wait, mnw_err *e)
+{
+    int fin;
+    int p = mnw_durable_poll(&c->dur, wait, &fin, e);
+    if (fin) {
+        c->bm_mark = c->dur_mark;
+        c->bm_writes++;
+    }
+    return p;
+}
+
+int mnw_cld_settle(mnw_cld *c, mnw_err *e) { return durable_poll(c, 1, e); }
+
+int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
+{
+    if (!c->dir) return 0;
+    int p = durable_poll(c, force, e); /* forced: the one in flight first */
+    if (p < 0) return -1;
+    if (p == 1) return 0; /* one is being written: a later call looks again */
+    double now = mnw_now();
+    if (!force && (c->watermark == c->bm_mark || now - c->bm_last < c->bm_every)) return 0;
+    /* on disk, and still the files this run wrote (not deleted, replaced,
+     * cut or appended to by something else): else no bookmark, the one
+     * before stays */
+    if (c->place) { /* the nodes wrote: the lengths and sums of what they synced */
+        for (int o = 0; o < MNW_NOUT; o++) {
+            c->w->bytes[o] = c->place->bytes[o];
+            c->w->sum[o] = c->place->sum[o];
+        }
+        if (mnw_writer_check_others(c->w, mnw_cld_done(c), e) || check_holes(c->w, e)) return -1;
+    } else if (mnw_writer_flush(c->w, e)) {
+        return -1;
+    }
+    if (fill_bookmark(c, e)) return -1;
+    mnw_err e2;
+    if (!c->place && !force && !mnw_durable_start(&c->dur, c->w, c->w->bytes, c->dir, c->bm, &e2)) {
+        c->dur_mark = c->watermark; /* the fsync, the check and the bookmark in its thread */
+        c->bm_last = now;
+        return 0;
+    } /* else now, here (forced, through MPI-IO, or no thread could start) */
+    if (!c->place && (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e))) return -1;
+    if (mnw_bookmark_write(c->dir, c->bm, e)) return -1;
     c->bm_mark = c->watermark;
     c->bm_last = now;
     c->bm_writes++;

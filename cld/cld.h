@@ -14,14 +14,24 @@
  * still the files written and of the length written (mnw_writer_check),
  * and then replaces the bookmark with the new watermark and the outputs'
  * lengths and checksums, so a bookmark never counts a byte that is not on
- * disk, nor a file that was deleted, replaced or cut.
+ * disk, nor a file that was deleted, replaced or cut. When the CLD writes
+ * the outputs, a bookmark that is not forced is made durable in a thread of
+ * its own (durable.h: the fsync, the check, at least the length counted,
+ * and the bookmark file), so that handing out lists and writing results go
+ * on meanwhile; a forced one (the first, the last) is written in the caller
+ * and checks the exact lengths.
  * Ownership: the CLD takes ownership of every result passed to
- * mnw_cld_accept; it borrows the writer and the bookmark. Thread-safety: one thread (the comm thread of rank 0).
+ * mnw_cld_accept; it borrows the writer and the bookmark. Thread-safety: one
+ * thread (the comm thread of rank 0), which mnw_cld_checkpoint and
+ * mnw_cld_accept may leave a bookmark thread beside (joined by the next
+ * forced checkpoint, mnw_cld_settle or mnw_cld_free: settle before closing
+ * the writer).
  */
 #ifndef MNW_CLD_H
 #define MNW_CLD_H
 
 #include "cld/bookmark.h"
+#include "cld/durable.h"
 #include "cld/place.h"
 #include "cld/writer.h"
 #include "lib/result.h"
@@ -44,6 +54,8 @@ typedef struct {
     double bm_every, bm_last;
     uint64_t bm_mark;   /* watermark of the last bookmark written */
     uint64_t bm_writes;
+    mnw_durable dur;    /* the bookmark being made durable in its thread (the CLD writes the outputs) */
+    uint64_t dur_mark;  /* its watermark */
     mnw_place *place;   /* output through MPI-IO: where lists go (NULL: the CLD writes them) */
 } mnw_cld;
 
@@ -58,11 +70,18 @@ void mnw_cld_start_at(mnw_cld *c, uint64_t watermark, uint64_t pruned);
  * the output lengths. */
 void mnw_cld_keep_bookmark(mnw_cld *c, const char *dir, mnw_bookmark *b, double every);
 /* Writes the bookmark now if `force`, or if `every` seconds passed and the
- * watermark moved. 0, or -1 with e set (an output or the bookmark could
- * not be written, or an output is not what this run wrote: then no
- * bookmark is written and the one before stays). Also after
- * mnw_writer_close (the last bookmark). */
+ * watermark moved (then in its thread when the CLD writes the outputs; a
+ * call while it runs only looks whether it has finished). 0, or -1 with e
+ * set (an output or the bookmark could not be written, or an output is not
+ * what this run wrote: then no bookmark is written and the one before
+ * stays; from a bookmark thread, said at the next call). Forced: waits for
+ * a bookmark thread first; also after mnw_writer_close (the last
+ * bookmark). */
 int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e) MNW_MUST_CHECK;
+/* Waits for a bookmark thread (none: returns at once) and takes its
+ * outcome: 0, or -1 with e set (that bookmark was not written). Call before
+ * closing the writer. */
+int mnw_cld_settle(mnw_cld *c, mnw_err *e) MNW_MUST_CHECK;
 /* Stop handing out lists (a stop signal); results of lists out still count. */
 void mnw_cld_stop(mnw_cld *c);
 /* 1: *r is the next work list; 0: none until results come back (window

@@ -135,6 +135,15 @@ int mnw_writer_append(mnw_writer *w, int o, const char *data, size_t len, mnw_er
     return 0;
 }
 
+int mnw_writer_flush(mnw_writer *w, mnw_err *e)
+{
+    for (int o = 0; o < MNW_NOUT; o++)
+        if (w->f[o] && fflush(w->f[o]) != 0) return mnw_err_set(e, "%s: write failed: %s", w->path[o], strerror(errno));
+    return 0;
+}
+
+int mnw_writer_fd(const mnw_writer *w, int o) { return w->f[o] ? fileno(w->f[o]) : -1; }
+
 int mnw_writer_sync(mnw_writer *w, mnw_err *e)
 {
     for (int o = 0; o < MNW_NOUT; o++)
@@ -143,7 +152,7 @@ int mnw_writer_sync(mnw_writer *w, mnw_err *e)
     return 0;
 }
 
-static int check(mnw_writer *w, int longer_ok, mnw_err *e)
+int mnw_writer_check_len(const mnw_writer *w, const uint64_t bytes[MNW_NOUT], int longer_ok, mnw_err *e)
 {
     for (int o = 0; o < MNW_NOUT; o++) {
         if (!w->enabled[o]) continue;
@@ -160,18 +169,21 @@ static int check(mnw_writer *w, int longer_ok, mnw_err *e)
             return mnw_err_set(e, "%s was replaced by another file during the run (not the file this run wrote)%s %s "
                                   "tells what the last one still holds)",
                                path, after, w->outdir);
-        if ((uint64_t)st.st_size < w->bytes[o] || (!longer_ok && (uint64_t)st.st_size != w->bytes[o]))
+        if ((uint64_t)st.st_size < bytes[o] || (!longer_ok && (uint64_t)st.st_size != bytes[o]))
             return mnw_err_set(e, "%s is %llu bytes, but this run wrote %llu: it was cut or written to by something "
                                   "else during the run%s %s tells what the last one still holds)",
-                               path, (unsigned long long)st.st_size, (unsigned long long)w->bytes[o], after,
+                               path, (unsigned long long)st.st_size, (unsigned long long)bytes[o], after,
                                w->outdir);
     }
     return 0;
 }
 
-int mnw_writer_check(mnw_writer *w, mnw_err *e) { return check(w, 0, e); }
+int mnw_writer_check(mnw_writer *w, mnw_err *e) { return mnw_writer_check_len(w, w->bytes, 0, e); }
 
-int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e) { return check(w, !complete, e); }
+int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e)
+{
+    return mnw_writer_check_len(w, w->bytes, !complete, e);
+}
 
 int mnw_writer_close(mnw_writer *w, mnw_err *e)
 {

@@ -11,7 +11,9 @@
  * Ownership: the writer owns its FILE handles; paths, lengths, identities
  * and sums are kept in the struct (also after mnw_writer_close, which frees
  * everything: there is no other free). Thread-safety: used by the CLD's
- * thread only (rank 0's comm thread; main before and after the run).
+ * thread only (rank 0's comm thread; main before and after the run), but
+ * for mnw_writer_check_len and an fsync of a descriptor from mnw_writer_fd,
+ * which the CLD's bookmark thread runs beside the appends (cld/durable.h).
  */
 #ifndef MNW_WRITER_H
 #define MNW_WRITER_H
@@ -52,6 +54,11 @@ int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, in
 int mnw_writer_reopen(mnw_writer *w, const char *outdir, const mnw_outspec *sp, const uint64_t bytes[MNW_NOUT],
                       mnw_err *e) MNW_MUST_CHECK;
 int mnw_writer_append(mnw_writer *w, int out, const char *data, size_t len, mnw_err *e) MNW_MUST_CHECK;
+/* Flush the stdio buffers: what bytes[] counts is with the kernel (not yet
+ * on disk). */
+int mnw_writer_flush(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
+/* The descriptor of output o, or -1 when it is not open. */
+int mnw_writer_fd(const mnw_writer *w, int o);
 /* Flush and fsync every open file: what bytes[] counts is on disk. */
 int mnw_writer_sync(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
 /* After mnw_writer_sync or mnw_writer_close: each enabled output must still
@@ -65,6 +72,12 @@ int mnw_writer_check(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
  * already), exactly bytes[o] once the run is `complete`. 0, or -1 with e
  * set as mnw_writer_check. */
 int mnw_writer_check_others(mnw_writer *w, int complete, mnw_err *e) MNW_MUST_CHECK;
+/* Both above against the lengths bytes[] (a snapshot of a writer's):
+ * exactly, or at least with longer_ok. Reads only the paths, identities and
+ * which outputs are enabled (set at open, constant until the writer is
+ * opened again): another thread may call it while the writer's thread
+ * appends (cld/durable.h). */
+int mnw_writer_check_len(const mnw_writer *w, const uint64_t bytes[MNW_NOUT], int longer_ok, mnw_err *e) MNW_MUST_CHECK;
 /* Flush, fsync and close every file (bytes[], paths, identities and sums
  * stay for mnw_writer_check and the last bookmark). */
 int mnw_writer_close(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;

@@ -668,6 +668,10 @@ static int close_outputs(rank0_run *R, int rc, mnw_err *e)
             rc = -1;
         }
     }
+    if (mnw_cld_settle(&R->cld, &e2) && !rc) { /* the bookmark thread joined: its fsync uses the files */
+        *e = e2;
+        rc = -1;
+    }
     if (mnw_writer_close(&R->w, &e2) && !rc) {
         *e = e2;
         rc = -1;
@@ -677,6 +681,11 @@ static int close_outputs(rank0_run *R, int rc, mnw_err *e)
         else LOG_WARN("no last bookmark: %s (the one before stays)", e2.msg);
         rc = -1;
     }
+    if (!R->mpiio)
+        LOG_INFO("bookmarks: %llu written, %llu of them in their own thread (fsync, check and bookmark file: %.2f s "
+                 "in all, the longest %.2f s, while work lists went out; waited for at the last: %.2f s)",
+                 (unsigned long long)R->cld.bm_writes, (unsigned long long)R->cld.dur.n, R->cld.dur.total_s,
+                 R->cld.dur.longest_s, R->cld.dur.waited_s);
     return rc;
 }
 

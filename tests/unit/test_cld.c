@@ -2,9 +2,12 @@
  * numbering; the gzip members it concatenates; option and config parsing,
  * a config key given twice in one section refused (naming both lines); the
  * pairs the filter pruned, on the wire and counted below the watermark into
- * the bookmark (rank 0 writing, resumed, placed for MPI-IO). */
+ * the bookmark (rank 0 writing, resumed, placed for MPI-IO); the bookmark
+ * made durable in its own thread (issue 40): what it writes, a failure it
+ * finds said at the next call, the bookmark before kept. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -179,6 +182,66 @@ static void test_pruned(void)
     if (system(cmd) != 0) printf("# could not remove %s\n", dir);
 }
 
+/* the bookmark thread (cld/durable.h): a bookmark that is not forced is
+ * made durable off the caller's thread; its outcome is taken at the next
+ * call (a failure: said then, the bookmark before kept on disk) */
+static void test_bookmark_thread(void)
+{
+    mnw_err e;
+    char dir[] = "/tmp/mnw-test-cldt.XXXXXX", bp[256], pairs[256];
+    T_OK(mkdtemp(dir) != NULL, "temp dir");
+    snprintf(bp, sizeof bp, "%s/%s", dir, MNW_BOOKMARK_FILE);
+    snprintf(pairs, sizeof pairs, "%s/%s", dir, mnw_out_name[MNW_OUT_PAIRS]);
+    mnw_outspec sp = {0};
+    sp.enabled[MNW_OUT_PAIRS] = 1;
+    sp.enabled[MNW_OUT_PHYLIP] = 1;
+    mnw_writer w;
+    mnw_bookmark tmpl, rb;
+    tmpl_of(&tmpl);
+    T_OK(mnw_writer_open(&w, dir, &sp, 6, 1, &e) == 0, "writer opens");
+    mnw_cld c;
+    mnw_cld_init(&c, 55, 10, 8, &w);
+    mnw_cld_start_at(&c, 0, 0);
+    mnw_cld_keep_bookmark(&c, dir, &tmpl, 0); /* due at every watermark move */
+    T_OK(mnw_cld_checkpoint(&c, 1, &e) == 0 && c.bm_writes == 1 && !c.dur.running && c.dur.n == 0,
+         "the first bookmark (forced): written in the caller");
+    mnw_range r[6];
+    int got = 0;
+    while (got < 6 && mnw_cld_next(&c, &r[got]) == 1) got++;
+    T_OK(got == 6 && mnw_cld_accept(&c, mkres(r[0]), &e) == 0 && c.dur.running && c.bm_writes == 1,
+         "list 0 written: its bookmark in a thread of its own, not yet counted");
+    T_OK(mnw_cld_accept(&c, mkres(r[1]), &e) == 0 && c.watermark == 20, "list 1 is written meanwhile or after");
+    T_OK(mnw_cld_settle(&c, &e) == 0 && !c.dur.running && c.dur.n >= 1 && c.bm_writes == 1 + c.dur.n &&
+             (c.bm_mark == 10 || c.bm_mark == 20),
+         "settled: %llu bookmark(s) from the thread, the last at %llu", (unsigned long long)c.dur.n,
+         (unsigned long long)c.bm_mark);
+    struct stat st;
+    T_OK(mnw_bookmark_read(bp, &rb, &e) == 0 && rb.watermark == c.bm_mark && stat(pairs, &st) == 0 &&
+             (uint64_t)st.st_size >= rb.out_bytes[0] && rb.out_bytes[0] > 0,
+         "the bookmark on disk is the thread's: watermark %llu, %llu bytes of pairs (the file has %lld)",
+         (unsigned long long)rb.watermark, (unsigned long long)rb.out_bytes[0], (long long)st.st_size);
+    mnw_bookmark_free(&rb);
+    uint64_t mark = c.bm_mark, writes = c.bm_writes;
+
+    /* the pairs file deleted: the thread finds it, the caller hears it at
+     * its next call, no bookmark is written past the one before */
+    T_OK(unlink(pairs) == 0, "someone deletes %s", pairs);
+    T_OK(mnw_cld_accept(&c, mkres(r[2]), &e) == 0 && c.dur.running, "list 2 written: its bookmark thread starts");
+    T_OK(mnw_cld_settle(&c, &e) == -1 && strstr(e.msg, pairs) && strstr(e.msg, "was deleted during the run") && !c.dur.running &&
+             c.bm_mark == mark && c.bm_writes == writes,
+         "said at the next call: %s", e.msg);
+    T_OK(mnw_bookmark_read(bp, &rb, &e) == 0 && rb.watermark == mark, "the bookmark on disk stays at %llu",
+         (unsigned long long)rb.watermark);
+    mnw_bookmark_free(&rb);
+    T_OK(mnw_cld_settle(&c, &e) == 0, "nothing left to settle");
+    MNW_IGNORE(mnw_writer_close(&w, &e));
+    mnw_cld_free(&c);
+    mnw_bookmark_free(&tmpl);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("# could not remove %s\n", dir);
+}
+
 int main(void)
 {
     /* pair numbering */
@@ -326,5 +389,6 @@ int main(void)
     mnw_opts_free(&o);
     unlink(conf);
     test_pruned();
+    test_bookmark_thread();
     return t_exit();
 }
