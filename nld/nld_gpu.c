@@ -525,6 +525,91 @@ static int fill_pruned(nld_gpu *G, gdev *d)
     return mnw_gpu_batch_count(gb->b) > 0;
 }
 
+/* One device's open (a thread per device: each takes 0.2 s or more, the
+ * kernel choice measured and, with the filter, its tables built; one after
+ * the other, four of them kept the first GPUs waiting ~0.7 s). */
+typedef struct {
+    nld_gpu *G;
+    int k;
+    int rc;
+    double took;
+    mnw_err e;
+} dev_open;
+
+static void *open_one(void *p)
+{
+    dev_open *a = p;
+    mnw_log_set_thread("gpu");
+    nld_gpu *G = a->G;
+    nld_state *st = G->st;
+    gdev *d = &G->dev[a->k];
+    mnw_gpu_opts o;
+    mnw_gpu_opts_default(&o);
+    o.traceback_device = st->cfg->tb_device;
+    if (st->cfg->js->figs) { /* counts mode (issue 20) */
+        o.figures = 1;
+        o.eqt = *st->cfg->js->figs;
+    }
+    o.max_pairs = st->cfg->gpu_batch;
+    o.kernel = st->cfg->gpu_kernel;
+    o.prune = G->prune ? st->cfg->js->prune : NULL;
+    /* tests (t_gpu_emu.sh): filter batches of a few pairs, so that a
+     * list's run is cut at a batch's end and lists share batches */
+    const char *tfb = getenv("MNW_TEST_FILTER_BATCH");
+    if (tfb && atoi(tfb) > 0) o.prune_pairs = atoi(tfb);
+    d->fcap = o.prune_pairs;
+    if (st->cfg->gpu_sharers > 1) o.mem_frac /= st->cfg->gpu_sharers;
+    double t0 = mnw_now();
+    d->g = mnw_gpu_open(d->id, st->cfg->js->spec->seqs, st->cfg->js->sc, &o, &a->e);
+    a->took = mnw_now() - t0;
+    a->rc = d->g ? 0 : -1;
+    return NULL;
+}
+
+/* Opens every device, at once (a thread each; in this thread where one
+ * cannot start), and logs them in order. 0, or -1 after dev_fail for the
+ * first that failed (those open are closed by the teardown). */
+static int open_devices(nld_gpu *G)
+{
+    nld_state *st = G->st;
+    dev_open *a = mnw_xcalloc((size_t)G->ndev, sizeof *a);
+    pthread_t *th = mnw_xcalloc((size_t)G->ndev, sizeof *th);
+    int *started = mnw_xcalloc((size_t)G->ndev, sizeof *started);
+    if (st->cfg->gpu_sharers > 1) {
+        mnw_gpu_opts o;
+        mnw_gpu_opts_default(&o);
+        LOG_INFO("GPU memory: %d ranks of this host drive GPUs and may share them: each takes 1/%d of what a GPU has "
+                 "free (%.0f%%)",
+                 st->cfg->gpu_sharers, st->cfg->gpu_sharers, 100.0 * o.mem_frac / st->cfg->gpu_sharers);
+    }
+    for (int k = 0; k < G->ndev; k++) {
+        a[k] = (dev_open){G, k, 0, 0, {{0}}};
+        started[k] = G->ndev > 1 && pthread_create(&th[k], NULL, open_one, &a[k]) == 0;
+        if (!started[k]) open_one(&a[k]);
+    }
+    int rc = 0;
+    for (int k = 0; k < G->ndev; k++) {
+        if (started[k]) CHECK_PT(pthread_join(th[k], NULL));
+        gdev *d = &G->dev[k];
+        if (a[k].rc) {
+            if (!rc) dev_fail(st, d->id, NULL, &a[k].e);
+            rc = -1;
+            continue;
+        }
+        LOG_INFO("%s: kernel %s, trace-back on the %s, batches of up to %d pairs, two in flight (opened in %.2fs%s)",
+                 mnw_gpu_describe(d->g), mnw_gpu_kernel_name(d->g), st->cfg->tb_device ? "device" : "host",
+                 st->cfg->gpu_batch, a[k].took, G->ndev > 1 ? ", beside the others" : "");
+        if (G->prune)
+            LOG_INFO("GPU %d: filter before the DP on the device, batches of up to %d pairs beside the alignment "
+                     "batches (its tables built in %.2fs)",
+                     d->id, d->fcap, mnw_gpu_prune_open_s(d->g));
+    }
+    free(started);
+    free(th);
+    free(a);
+    return rc;
+}
+
 static void *gpu_main(void *p)
 {
     nld_gpu *G = p;
@@ -532,46 +617,7 @@ static void *gpu_main(void *p)
     mnw_log_set_thread("gpu");
     double loop_t0 = 0, loop_c0 = 0; /* the loop's start: wall, this thread's CPU */
     mnw_err e;
-    int ok = 1;
-    for (int k = 0; k < G->ndev && ok; k++) {
-        gdev *d = &G->dev[k];
-        mnw_gpu_opts o;
-        mnw_gpu_opts_default(&o);
-        o.traceback_device = st->cfg->tb_device;
-        if (st->cfg->js->figs) { /* counts mode (issue 20) */
-            o.figures = 1;
-            o.eqt = *st->cfg->js->figs;
-        }
-        o.max_pairs = st->cfg->gpu_batch;
-        o.kernel = st->cfg->gpu_kernel;
-        o.prune = G->prune ? st->cfg->js->prune : NULL;
-        /* tests (t_gpu_emu.sh): filter batches of a few pairs, so that a
-         * list's run is cut at a batch's end and lists share batches */
-        const char *tfb = getenv("MNW_TEST_FILTER_BATCH");
-        if (tfb && atoi(tfb) > 0) o.prune_pairs = atoi(tfb);
-        d->fcap = o.prune_pairs;
-        if (st->cfg->gpu_sharers > 1) {
-            o.mem_frac /= st->cfg->gpu_sharers;
-            if (k == 0)
-                LOG_INFO("GPU memory: %d ranks of this host drive GPUs and may share them: each takes 1/%d of what "
-                         "a GPU has free (%.0f%%)",
-                         st->cfg->gpu_sharers, st->cfg->gpu_sharers, 100.0 * o.mem_frac);
-        }
-        double t0 = mnw_now();
-        d->g = mnw_gpu_open(d->id, st->cfg->js->spec->seqs, st->cfg->js->sc, &o, &e);
-        if (!d->g) {
-            dev_fail(st, d->id, NULL, &e);
-            ok = 0;
-            break;
-        }
-        LOG_INFO("%s: kernel %s, trace-back on the %s, batches of up to %d pairs, two in flight (opened in %.2fs)",
-                 mnw_gpu_describe(d->g), mnw_gpu_kernel_name(d->g), st->cfg->tb_device ? "device" : "host",
-                 st->cfg->gpu_batch, mnw_now() - t0);
-        if (G->prune)
-            LOG_INFO("GPU %d: filter before the DP on the device, batches of up to %d pairs beside the alignment "
-                     "batches (its tables built in %.2fs)",
-                     d->id, o.prune_pairs, mnw_gpu_prune_open_s(d->g));
-    }
+    int ok = open_devices(G) == 0;
     int end = 0;
     loop_t0 = mnw_now();
     loop_c0 = mnw_thread_cpu_s();

@@ -7,8 +7,11 @@
  * order by construction. On x86-64 a lane switch is a few instructions of
  * assembly (callee-saved registers and the stack pointer); elsewhere it is
  * ucontext's swapcontext (a system call per switch: slower, same result).
- * Thread-safety: one launch at a time (the emulated device's one caller).
+ * Thread-safety: the launchers take one lock, so one launch runs at a time
+ * (the state above is the process's); several threads may call them (the
+ * devices of MNW_EMU_DEVICES opened at once).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,9 +193,17 @@ template <bool DIRS> static void launch_mode(int kind, margs &a)
     }
 }
 
+/* a launch's hold on the emulation's one set of warps and ids */
+static pthread_mutex_t launch_mu = PTHREAD_MUTEX_INITIALIZER;
+struct launch_lock {
+    launch_lock() { pthread_mutex_lock(&launch_mu); }
+    ~launch_lock() { pthread_mutex_unlock(&launch_mu); }
+};
+
 void mnw_gpu_run_matrix(cudaStream_t, int kind, int dirs, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np,
                         const uint8_t *codes, const mnw_gpu_kscore *sc, uint8_t *var, mnw_gpu_kend *ends)
 {
+    launch_lock held;
     if (np <= 0) return;
     margs a = {pairs, idx, np, codes, *sc, var, ends};
     if (dirs) launch_mode<true>(kind, a);
@@ -202,6 +213,7 @@ void mnw_gpu_run_matrix(cudaStream_t, int kind, int dirs, const mnw_gpu_kpair *p
 void mnw_gpu_run_trace(cudaStream_t, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
                        uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs)
 {
+    launch_lock held;
     emu_block_dim = emu_dim3{128, 1, 1};
     mnw_eqtab t;
     if (figs) t = *figs;
@@ -216,6 +228,7 @@ void mnw_gpu_run_trace(cudaStream_t, const mnw_gpu_kpair *pairs, int np, const u
 void mnw_gpu_run_prune(cudaStream_t, const uint2 *pairs, int np, const mnw_gpu_pseq *ps, const uint32_t *runs,
                        const uint8_t *codes, const mnw_gpu_kprune *p, uint8_t *out, mnw_gpu_kpfig *figs)
 {
+    launch_lock held;
     emu_block_dim = emu_dim3{128, 1, 1};
     for (int x = 0; x < np; x++) {
         ids_now.bid = emu_dim3{(unsigned)(x / 128), 0, 0};
@@ -230,6 +243,7 @@ void mnw_gpu_run_prune_ed(cudaStream_t, const uint2 *pairs, int np, int, const m
                           mnw_gpu_kpfig *figs, uint32_t *list, uint32_t *list2, uint32_t *list3, int32_t *taus,
                           uint32_t *cnt)
 {
+    launch_lock held;
     emu_block_dim = emu_dim3{(unsigned)mnw_ge::TPB, 1, 1};
     auto each = [&](auto &&k) {
         for (int x = 0; x < np; x++) {

@@ -1,5 +1,6 @@
 /* tests/emu/emu_runtime.cpp - the CUDA runtime calls of cuda_runtime.h for
- * the host emulation: one device ("emulated GPU", 8 GiB free), memory from
+ * the host emulation: one device ("emulated GPU", 8 GiB free; more with
+ * MNW_EMU_DEVICES), memory from
  * malloc (device allocations start as a 0xA5 pattern, so a kernel reading
  * what nothing wrote gets garbage, as on a GPU), every copy and memset done
  * at once, streams and events trivially in order (an event has fired as
@@ -32,20 +33,30 @@ const char *cudaGetErrorString(cudaError_t e)
     return "unknown error";
 }
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+/* MNW_EMU_DEVICES=N (1 to 16; default 1): N emulated devices, alike but
+ * for their PCI device number, sharing the host's memory (tests a node's
+ * several GPUs: opened at once, lists spread over them). */
+static int emu_devices(void)
+{
+    const char *v = getenv("MNW_EMU_DEVICES");
+    int n = v && *v ? atoi(v) : 1;
+    return n < 1 ? 1 : n > 16 ? 16 : n;
+}
 cudaError_t cudaGetDeviceCount(int *n)
 {
-    *n = 1;
+    *n = emu_devices();
     return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int dev) { return dev == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaSetDevice(int dev) { return dev >= 0 && dev < emu_devices() ? cudaSuccess : cudaErrorInvalidValue; }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 {
-    if (dev != 0) return cudaErrorInvalidValue;
+    if (dev < 0 || dev >= emu_devices()) return cudaErrorInvalidValue;
     memset(p, 0, sizeof *p);
     strcpy(p->name, "emulated GPU (tests/emu)");
     p->major = 9;
     p->multiProcessorCount = 1;
     p->totalGlobalMem = FREE_BYTES;
+    p->pciDeviceID = dev;
     return cudaSuccess;
 }
 cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)

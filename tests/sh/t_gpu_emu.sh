@@ -112,6 +112,16 @@ cpu_ref cpu-c300-lin-20 c300.fa 20
 check "2 ranks: byte-identical to the CPU run" 'same_bytes cpu-c300-lin-20 mpi'
 check "2 ranks: rank 1 has the emulated GPU and did work lists" \
     'grep -q "rank 1 (.*; 1 GPU" mpi/mnw.log && grep -q "rank 1 (.*): [1-9][0-9]* work lists" mpi/mnw.log'
+# issue 40: three devices in one process (MNW_EMU_DEVICES), opened at once
+# (a thread each; the emulation runs one launch at a time), lists of 5 in
+# batches of 7 spread over them: the CPU run's bytes
+rm -rf dev3
+ok "three emulated GPUs in one process" env MNW_EMU_DEVICES=3 "$EMU" -q -i s20.fa -o dev3 "${ALL_OUTPUTS[@]}" --threads 2 \
+    --worklist-size 5 --gpu-batch 7
+cpu_ref cpu-s20-lin-5 s20.fa 5
+check "three GPUs: byte-identical to the CPU run; each opened beside the others; two or more aligned pairs" \
+    'same_bytes cpu-s20-lin-5 dev3 && [ "$(grep -c "GPU [0-2]: emulated GPU.*opened in [0-9.]*s, beside the others)" dev3/mnw.log)" = 3 ] &&
+     [ "$(grep -cE "GPU [0-2]: [1-9][0-9]* pairs in" dev3/mnw.log)" -ge 2 ]'
 # two ranks of one host, both with the (emulated) GPU: each takes half of
 # its memory, the outputs are the CPU run's
 rm -rf mpi2
