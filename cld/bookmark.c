@@ -221,9 +221,10 @@ static void text_of(const mnw_bookmark *b, int version, mnw_buf *t)
     kv(t, "end", end);
 }
 
-/* Fault tests only (tests/sh/t_resume.sh): MNW_TEST_BOOKMARK_PAUSE=S
+/* Fault tests only (tests/sh/t_resume.sh, t_prune*.sh): MNW_TEST_BOOKMARK_PAUSE=S
  * holds every write for S seconds between the whole temporary file and
- * the rename, so a kill -9 can land exactly there. */
+ * the rename, so a kill -9 can land exactly there; a bookmark made in its
+ * thread (durable.h) then holds the CLD for as long (cld.c). */
 static void test_pause(void)
 {
     const char *p = getenv("MNW_TEST_BOOKMARK_PAUSE");

@@ -133,6 +133,10 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
     if (!c->place && !force && !mnw_durable_start(&c->dur, c->w, c->w->bytes, c->dir, c->bm, &e2)) {
         c->dur_mark = c->watermark; /* the fsync, the check and the bookmark in its thread */
         c->bm_last = now;
+        /* fault tests (MNW_TEST_BOOKMARK_PAUSE, bookmark.c): the pause in the
+         * thread holds the CLD too, as it did when bookmarks were written here,
+         * so a test can catch a run between two bookmarks */
+        if (getenv("MNW_TEST_BOOKMARK_PAUSE")) return durable_poll(c, 1, e) < 0 ? -1 : 0;
         return 0;
     } /* else now, here (forced, through MPI-IO, or no thread could start) */
     if (!c->place && (mnw_writer_sync(c->w, e) || mnw_writer_check(c->w, e))) return -1;

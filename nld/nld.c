@@ -48,7 +48,30 @@ typedef struct {
     nld_state *st;
     int id;
     mnw_cpu_worker *w;
+    int home; /* the device whose results it finishes first (-1: none) */
+    int slot; /* the core slot it is bound to (-1: none) */
+    int gen;  /* the plan it follows (nldq_int.h) */
 } worker_arg;
+
+/* With mu held: the worker's place from the dispatcher's plan when a new
+ * one came; 1 when it must bind again (outside mu: rebind). */
+static int follow_plan_locked(worker_arg *a)
+{
+    nld_state *st = a->st;
+    if (st->plan_gen == a->gen) return 0;
+    a->gen = st->plan_gen;
+    a->home = st->home[a->id];
+    const int moved = st->wslot[a->id] != a->slot;
+    a->slot = st->wslot[a->id];
+    return moved;
+}
+
+static void rebind(worker_arg *a)
+{
+    mnw_err be;
+    if (a->st->cfg->topo && mnw_topo_bind_thread(a->st->cfg->topo, a->slot, &be))
+        LOG_WARN("not bound to a core: %s", be.msg);
+}
 
 /* An aligning worker's yield (between lane groups): finish GPU results
  * waiting in the queue, so a GPU never waits about a second for a worker to
@@ -59,8 +82,10 @@ static int worker_yield(void *p)
     nld_state *st = a->st;
     while (__atomic_load_n(&st->fin_n, __ATOMIC_ACQUIRE) > 0) {
         CHECK_PT(pthread_mutex_lock(&st->mu));
-        nld_fin *f = st->fin_head && !st->stop ? mnw_nld_pop_fin_locked(st) : NULL;
+        const int moved = follow_plan_locked(a);
+        nld_fin *f = st->fin_n && !st->stop ? mnw_nld_pop_fin_locked(st, a->home) : NULL;
         CHECK_PT(pthread_mutex_unlock(&st->mu));
+        if (moved) rebind(a);
         if (!f) break;
         f->run(f, st, a->w);
     }
@@ -74,10 +99,9 @@ static void *worker_main(void *p)
     char name[24];
     snprintf(name, sizeof name, "cpu%d", a->id);
     mnw_log_set_thread(name);
-    if (st->cfg->topo) {
-        mnw_err be;
-        if (mnw_topo_bind_thread(st->cfg->topo, st->cfg->slot0 + a->id, &be)) LOG_WARN("not bound to a core: %s", be.msg);
-    }
+    a->home = -1;
+    a->slot = st->cfg->slot0 + a->id;
+    rebind(a);
     mnw_cpu_worker w;
     mnw_cpu_worker_init(&w, st->cfg->js);
     a->w = &w;
@@ -91,17 +115,24 @@ static void *worker_main(void *p)
     const int align = st->cfg->ngpus == 0 || (st->cfg->cpu_align && a->id >= mnw_nld_finishers(st->cfg));
     for (;;) {
         CHECK_PT(pthread_mutex_lock(&st->mu));
+        if (follow_plan_locked(a)) { /* the dispatcher's plan moved this worker (an aligner too) */
+            CHECK_PT(pthread_mutex_unlock(&st->mu));
+            rebind(a);
+            continue;
+        }
         /* finish tasks first; then a work list (unless --cpu-align no);
          * leave when no list and no finish task can come any more */
-        while (!st->stop && !st->fin_head && !(align && st->work_n) && !(st->no_more && !st->work_n && !st->gpu_active))
+        while (!st->stop && !st->fin_n && !(align && st->work_n) && !(st->no_more && !st->work_n && !st->gpu_active))
             CHECK_PT(pthread_cond_wait(&st->work_cv, &st->mu));
         if (st->stop) {
             CHECK_PT(pthread_mutex_unlock(&st->mu));
             break;
         }
-        if (st->fin_head) {
-            nld_fin *f = mnw_nld_pop_fin_locked(st);
+        if (st->fin_n) {
+            const int moved = follow_plan_locked(a);
+            nld_fin *f = mnw_nld_pop_fin_locked(st, a->home);
             CHECK_PT(pthread_mutex_unlock(&st->mu));
+            if (moved) rebind(a);
             f->run(f, st, &w);
             continue;
         }
@@ -201,7 +232,7 @@ static int open_node(nld_node *n, const mnw_nld_cfg *cfg, mnw_err *e)
     n->th = mnw_xcalloc((size_t)cfg->workers, sizeof *n->th);
     n->args = mnw_xcalloc((size_t)cfg->workers, sizeof *n->args);
     for (int k = 0; k < cfg->workers; k++) {
-        n->args[k] = (worker_arg){st, k, NULL};
+        n->args[k] = (worker_arg){st, k, NULL, -1, -1, 0};
         int rc = pthread_create(&n->th[k], NULL, worker_main, &n->args[k]);
         if (rc) {
             char what[64];

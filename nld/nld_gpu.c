@@ -47,6 +47,8 @@
 #include <time.h>
 
 #include "lib/log.h"
+#include "nld/finplan.h"
+#include "nld/nld.h"
 #include "nld/nld_gpu_int.h"
 #include "workers/cpu/nw_cpu.h"
 #include "workers/gpu/gpu.h"
@@ -512,6 +514,7 @@ static int fill_pruned(nld_gpu *G, gdev *d)
         if (conv) {
             gconv *c = mnw_xcalloc(1, sizeof *c);
             c->f.run = conv_run;
+            c->f.dev = -1; /* pruned pairs: no device's results */
             c->l = l;
             c->x0 = x0;
             c->x1 = x1;
@@ -532,7 +535,9 @@ typedef struct {
     nld_gpu *G;
     int k;
     int rc;
+    int ti; /* the device in the topology (topo.h), -1: unknown */
     double took;
+    char busid[32];
     mnw_err e;
 } dev_open;
 
@@ -559,6 +564,14 @@ static void *open_one(void *p)
     if (tfb && atoi(tfb) > 0) o.prune_pairs = atoi(tfb);
     d->fcap = o.prune_pairs;
     if (st->cfg->gpu_sharers > 1) o.mem_frac /= st->cfg->gpu_sharers;
+    /* near its GPU: the pinned buffers it allocates land on the GPU's NUMA node */
+    a->ti = -1;
+    if (mnw_gpu_busid_of(d->id, a->busid, sizeof a->busid) == 0 && st->cfg->topo) {
+        a->ti = mnw_topo_gpu_index(st->cfg->topo, a->busid);
+        mnw_err be;
+        if (a->ti >= 0 && mnw_topo_bind_near_gpu(st->cfg->topo, a->ti, &be))
+            LOG_WARN("GPU %d opened unbound: %s", d->id, be.msg);
+    }
     double t0 = mnw_now();
     d->g = mnw_gpu_open(d->id, st->cfg->js->spec->seqs, st->cfg->js->sc, &o, &a->e);
     a->took = mnw_now() - t0;
@@ -566,9 +579,60 @@ static void *open_one(void *p)
     return NULL;
 }
 
-/* Opens every device, at once (a thread each; in this thread where one
- * cannot start), and logs them in order. 0, or -1 after dev_fail for the
- * first that failed (those open are closed by the teardown). */
+typedef struct {
+    const mnw_topo *t;
+    const dev_open *a;
+} near_ctx;
+
+static int near_dev(void *p, int slot, int dev)
+{
+    const near_ctx *c = p;
+    return c->a[dev].ti >= 0 && mnw_topo_slot_near_gpu(c->t, slot, c->a[dev].ti);
+}
+
+/* The CPU workers' plan (finplan.h): each finishing worker's home device
+ * and core, published for the workers (they bind again at their next
+ * task), and one log line per device. */
+static void plan_workers(nld_gpu *G, const dev_open *a)
+{
+    nld_state *st = G->st;
+    const mnw_nld_cfg *cfg = st->cfg;
+    const int W = cfg->workers, nfin = cfg->cpu_align ? mnw_nld_finishers(cfg) : W;
+    int *home = mnw_xcalloc((size_t)W, sizeof *home), *slot = mnw_xcalloc((size_t)W, sizeof *slot);
+    near_ctx c = {cfg->topo, a};
+    mnw_finplan(W, cfg->slot0, nfin, G->ndev, cfg->topo ? near_dev : NULL, &c, slot, home);
+    int *mine = mnw_xcalloc((size_t)W, sizeof *mine);
+    for (int k = 0; k < G->ndev; k++) {
+        int n = 0, near = 0;
+        for (int w = 0; w < W; w++)
+            if (home[w] == k) {
+                mine[n++] = slot[w];
+                near += cfg->topo && near_dev(&c, slot[w], k);
+            }
+        char cpus[256] = "";
+        if (cfg->topo) mnw_topo_slots_list(cfg->topo, mine, n, cpus, sizeof cpus);
+        const mnw_topo_gpu *tg = cfg->topo && a[k].ti >= 0 ? &cfg->topo->gpu[a[k].ti] : NULL;
+        char where[160];
+        if (!cfg->topo) snprintf(where, sizeof where, "threads not bound: no topology");
+        else if (!tg) snprintf(where, sizeof where, "where it sits is unknown: hwloc found no GPU at bus %s", a[k].busid);
+        else snprintf(where, sizeof where, "%d of them near it, NUMA %s", near, tg->numa_list[0] ? tg->numa_list : "?");
+        LOG_INFO("GPU %d: its results finished first by %d CPU worker%s%s%s (%s)", G->dev[k].id, n, n == 1 ? "" : "s",
+                 cpus[0] ? " on CPUs " : "", cpus, where);
+    }
+    free(mine);
+    lock(st);
+    free(st->home);
+    free(st->wslot);
+    st->home = home;
+    st->wslot = slot;
+    st->plan_gen++;
+    unlock(st);
+}
+
+/* Opens every device, at once (a thread each, bound near its GPU; in this
+ * thread where one cannot start), logs them in order and plans the
+ * workers. 0, or -1 after dev_fail for the first that failed (those open
+ * are closed by the teardown). */
 static int open_devices(nld_gpu *G)
 {
     nld_state *st = G->st;
@@ -583,8 +647,8 @@ static int open_devices(nld_gpu *G)
                  st->cfg->gpu_sharers, st->cfg->gpu_sharers, 100.0 * o.mem_frac / st->cfg->gpu_sharers);
     }
     for (int k = 0; k < G->ndev; k++) {
-        a[k] = (dev_open){G, k, 0, 0, {{0}}};
-        started[k] = G->ndev > 1 && pthread_create(&th[k], NULL, open_one, &a[k]) == 0;
+        a[k] = (dev_open){.G = G, .k = k};
+        started[k] = pthread_create(&th[k], NULL, open_one, &a[k]) == 0;
         if (!started[k]) open_one(&a[k]);
     }
     int rc = 0;
@@ -604,6 +668,7 @@ static int open_devices(nld_gpu *G)
                      "batches (its tables built in %.2fs)",
                      d->id, d->fcap, mnw_gpu_prune_open_s(d->g));
     }
+    if (!rc) plan_workers(G, a);
     free(started);
     free(th);
     free(a);
@@ -701,6 +766,7 @@ static void *gpu_main(void *p)
                 for (int s = 0; s < gb->nsegs; s++) {
                     gfin *f = mnw_xcalloc(1, sizeof *f);
                     f->f.run = fin_run;
+                    f->f.dev = (int)(d - G->dev);
                     f->gb = gb;
                     f->seg = s;
                     mnw_nld_push_fin_locked(st, &f->f);
@@ -842,8 +908,8 @@ static void gpu_free(nld_gpu *G)
 {
     nld_state *st = G->st;
     pset ls = {0}, bs = {0};
-    while (st->fin_head) { /* (no worker runs now: no lock needed) */
-        nld_fin *f = mnw_nld_pop_fin_locked(st);
+    while (st->fin_n) { /* (no worker runs now: no lock needed) */
+        nld_fin *f = mnw_nld_pop_fin_locked(st, -1);
         if (f->run == fin_run) {
             gfin *gf = (gfin *)f;
             pset_add(&ls, gf->gb->segs[gf->seg].l);

@@ -13,6 +13,9 @@ void mnw_nld_state_init(nld_state *st, const mnw_nld_cfg *cfg, size_t cap)
     CHECK_PT(pthread_cond_init(&st->done_cv, NULL));
     st->work_cap = cap;
     st->work = mnw_xcalloc(st->work_cap, sizeof *st->work);
+    st->nfinq = 1 + (cfg->ngpus > 0 ? cfg->ngpus : 0);
+    st->fin_head = mnw_xcalloc((size_t)st->nfinq, sizeof *st->fin_head);
+    st->fin_tail = mnw_xcalloc((size_t)st->nfinq, sizeof *st->fin_tail);
 }
 
 void mnw_nld_state_free(nld_state *st)
@@ -24,6 +27,12 @@ void mnw_nld_state_free(nld_state *st)
     }
     free(st->work);
     st->work = NULL;
+    free(st->fin_head);
+    free(st->fin_tail);
+    free(st->home);
+    free(st->wslot);
+    st->fin_head = st->fin_tail = NULL;
+    st->home = st->wslot = NULL;
     CHECK_PT(pthread_cond_destroy(&st->work_cv));
     CHECK_PT(pthread_cond_destroy(&st->done_cv));
     CHECK_PT(pthread_mutex_destroy(&st->mu));
@@ -52,9 +61,10 @@ void mnw_nld_push_done_locked(nld_state *st, mnw_result *res)
 void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f)
 {
     f->next = NULL;
-    if (st->fin_tail) st->fin_tail->next = f;
-    else st->fin_head = f;
-    st->fin_tail = f;
+    const int q = f->dev >= 0 && f->dev + 1 < st->nfinq ? f->dev + 1 : 0;
+    if (st->fin_tail[q]) st->fin_tail[q]->next = f;
+    else st->fin_head[q] = f;
+    st->fin_tail[q] = f;
     __atomic_add_fetch(&st->fin_n, 1, __ATOMIC_RELEASE);
     CHECK_PT(pthread_cond_signal(&st->work_cv));
 }
@@ -76,11 +86,14 @@ void mnw_nld_put_locked(nld_state *st, mnw_range r)
     CHECK_PT(pthread_cond_signal(&st->work_cv));
 }
 
-nld_fin *mnw_nld_pop_fin_locked(nld_state *st)
+nld_fin *mnw_nld_pop_fin_locked(nld_state *st, int home)
 {
-    nld_fin *f = st->fin_head;
-    st->fin_head = f->next;
-    if (!st->fin_head) st->fin_tail = NULL;
+    int q = home >= 0 && home + 1 < st->nfinq && st->fin_head[home + 1] ? home + 1 : 0;
+    const int h = home >= 0 ? home : 0;
+    for (int k = 1; !st->fin_head[q] && k < st->nfinq; k++) q = 1 + (h + k) % (st->nfinq - 1); /* after home, around */
+    nld_fin *f = st->fin_head[q];
+    st->fin_head[q] = f->next;
+    if (!st->fin_head[q]) st->fin_tail[q] = NULL;
     __atomic_sub_fetch(&st->fin_n, 1, __ATOMIC_RELAXED);
     return f;
 }

@@ -6,7 +6,9 @@
  * Two queues feed the CPU workers: `work` (work lists from the CLD, also
  * taken by the GPU dispatcher) and `fin` (finish tasks: GPU results to turn
  * into alignments and output; workers take these first, so the GPU is never
- * held up by its results). Results go to `done` for the comm thread.
+ * held up by its results). `fin` is one queue per device plus one for tasks
+ * of no device: a worker takes its home device's first (finplan.h), then
+ * any. Results go to `done` for the comm thread.
  * Ownership: the state is the comm thread's (mnw_nld_run); the queues' items
  * belong to the queue until taken.
  */
@@ -27,6 +29,7 @@ typedef struct nld_state nld_state;
 struct nld_fin {
     nld_fin *next;
     void (*run)(nld_fin *f, nld_state *st, mnw_cpu_worker *w);
+    int dev; /* the device (index into the node's GPUs) whose results it finishes; -1: none */
 };
 
 struct nld_state {
@@ -35,8 +38,13 @@ struct nld_state {
     pthread_cond_t work_cv, done_cv;
     mnw_range *work; /* ring of pending work lists */
     size_t work_cap, work_head, work_n;
-    nld_fin *fin_head, *fin_tail;
+    nld_fin **fin_head, **fin_tail; /* [0]: tasks of no device; [1 + d]: device d's */
+    int nfinq;                      /* 1 + cfg->ngpus */
     int fin_n; /* tasks in fin (read without mu by aligning workers: atomic) */
+    /* the workers' plan (finplan.h), set by the GPU dispatcher once its
+     * devices are open; plan_gen 0: none yet (worker k on slot0 + k) */
+    int plan_gen;
+    int *home, *wslot;
     mnw_result *done_head, *done_tail;
     int no_more;    /* the link has no more work */
     int stop;       /* error or abandon: workers quit */
@@ -63,8 +71,10 @@ void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f);
 int mnw_nld_take_locked(nld_state *st, mnw_range *r);
 /* With mu held: queues work list r (the ring has room). */
 void mnw_nld_put_locked(nld_state *st, mnw_range r);
-/* With mu held: takes the first finish task (fin_head is not NULL). */
-nld_fin *mnw_nld_pop_fin_locked(nld_state *st);
+/* With mu held: takes a finish task (fin_n > 0): the first of device
+ * home's queue, else of the no-device queue, else of the next device's
+ * with tasks after home. home -1: the no-device queue's first. */
+nld_fin *mnw_nld_pop_fin_locked(nld_state *st, int home);
 /* With mu held: stops every thread without an error (a stop, or after the
  * comm thread's own failure): the trace-back thread drops what it holds. */
 void mnw_nld_stop_locked(nld_state *st);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define NVIDIA_VENDOR 0x10de
@@ -229,15 +230,52 @@ static int bind_set(const mnw_topo *t, hwloc_const_cpuset_t set, const char *wha
     return 0;
 }
 
-int mnw_topo_bind_thread(const mnw_topo *t, int slot, mnw_err *e)
+/* The core of slot (mod bound_cores) of the process binding, cores in
+ * hwloc's logical order; NULL when there is none. */
+static hwloc_obj_t slot_core(const mnw_topo *t, int slot)
 {
-    if (!t->topo || t->bound_cores < 1) return mnw_err_set(e, "cannot bind thread: topology not loaded");
-    if (slot < 0) return mnw_err_set(e, "cannot bind thread: slot %d < 0", slot);
+    if (!t->topo || t->bound_cores < 1 || slot < 0) return NULL;
     int want = slot % t->bound_cores, k = 0;
     hwloc_obj_t core = NULL;
     while ((core = hwloc_get_next_obj_by_type(t->topo, core_type(t->topo), core)))
         if (core->cpuset && hwloc_bitmap_intersects(core->cpuset, t->bound) && k++ == want) break;
-    if (!core) return mnw_err_set(e, "cannot bind thread: core %d of the binding not found", want);
+    return core;
+}
+
+int mnw_topo_gpu_index(const mnw_topo *t, const char *busid)
+{
+    for (int g = 0; g < t->ngpus; g++)
+        if (!strcasecmp(t->gpu[g].busid, busid)) return g;
+    return -1;
+}
+
+int mnw_topo_slot_near_gpu(const mnw_topo *t, int slot, int gpu)
+{
+    if (gpu < 0 || gpu >= t->ngpus || !t->gpu[gpu].cpuset || !t->bound) return 0;
+    hwloc_obj_t core = slot_core(t, slot);
+    return core && hwloc_bitmap_intersects(core->cpuset, t->gpu[gpu].cpuset);
+}
+
+void mnw_topo_slots_list(const mnw_topo *t, const int *slots, int n, char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set) return;
+    for (int k = 0; k < n; k++) {
+        hwloc_obj_t core = slot_core(t, slots[k]);
+        if (core) hwloc_bitmap_or(set, set, core->cpuset);
+    }
+    if (t->bound) hwloc_bitmap_and(set, set, t->bound);
+    if (len) hwloc_bitmap_list_snprintf(buf, len, set);
+    hwloc_bitmap_free(set);
+}
+
+int mnw_topo_bind_thread(const mnw_topo *t, int slot, mnw_err *e)
+{
+    if (!t->topo || t->bound_cores < 1) return mnw_err_set(e, "cannot bind thread: topology not loaded");
+    if (slot < 0) return mnw_err_set(e, "cannot bind thread: slot %d < 0", slot);
+    hwloc_obj_t core = slot_core(t, slot);
+    if (!core) return mnw_err_set(e, "cannot bind thread: core %d of the binding not found", slot % t->bound_cores);
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set) return mnw_err_set(e, "cannot bind thread: out of memory");
     hwloc_bitmap_and(set, core->cpuset, t->bound);

@@ -80,6 +80,17 @@ int mnw_topo_bind_thread(const mnw_topo *t, int slot, mnw_err *e) MNW_MUST_CHECK
  * 0, or -1 with e set (no such GPU, or binding failed). */
 int mnw_topo_bind_near_gpu(const mnw_topo *t, int gpu, mnw_err *e) MNW_MUST_CHECK;
 
+/* The index into t->gpu of the GPU at PCI bus id busid ("0000:1b:00.0",
+ * any case), or -1 when hwloc did not find it. */
+int mnw_topo_gpu_index(const mnw_topo *t, const char *busid);
+/* 1 when the core of slot (as mnw_topo_bind_thread counts them) has CPUs
+ * local to GPU gpu (index into t->gpu); 0 otherwise, or when the GPU or
+ * the core is not known. */
+int mnw_topo_slot_near_gpu(const mnw_topo *t, int slot, int gpu);
+/* The OS CPUs ("0-7,16") of the cores of slots[0..n) that the process
+ * binding holds, into buf (empty when none or not loaded). */
+void mnw_topo_slots_list(const mnw_topo *t, const int *slots, int n, char *buf, size_t len);
+
 /* One line for the log: "host X: 1 package, 16 cores, 16 PUs, 1 NUMA node;
  * process bound to 16 cores / 16 PUs (0-15); GPUs: none". Truncated to n. */
 void mnw_topo_describe(const mnw_topo *t, char *buf, size_t n);

@@ -122,6 +122,12 @@ cpu_ref cpu-s20-lin-5 s20.fa 5
 check "three GPUs: byte-identical to the CPU run; each opened beside the others; two or more aligned pairs" \
     'same_bytes cpu-s20-lin-5 dev3 && [ "$(grep -c "GPU [0-2]: emulated GPU.*opened in [0-9.]*s, beside the others)" dev3/mnw.log)" = 3 ] &&
      [ "$(grep -cE "GPU [0-2]: [1-9][0-9]* pairs in" dev3/mnw.log)" -ge 2 ]'
+# each device's finishing workers (nld/finplan.h): the 2 workers, one each
+# for GPUs 0 and 1 (worker k: GPU k mod 3); the emulated devices are not in
+# hwloc's topology, and the log says so
+check "three GPUs: the workers' homes logged, 1 + 1 + 0, each GPU's place unknown to hwloc" \
+    '[ "$(grep -oE "GPU [0-2]: its results finished first by [0-9]+ CPU workers?" dev3/mnw.log | grep -oE "by [0-9]+" | tr -d "by \n")" = 110 ] &&
+     [ "$(grep -c "where it sits is unknown: hwloc found no GPU at bus 0000:00:0[0-2].0" dev3/mnw.log)" = 3 ]'
 # two ranks of one host, both with the (emulated) GPU: each takes half of
 # its memory, the outputs are the CPU run's
 rm -rf mpi2

@@ -194,6 +194,35 @@ static void xml_gpus(const mnw_topo *real, const cpu_set_t *before)
     T_OK(ja.rc == 0 && CPU_EQUAL(&ja.aff, before), "bind_near_gpu: a machine-wide GPU binds to the whole binding %s",
          ja.e.msg);
     hwloc_bitmap_free(expect);
+
+    /* the workers' plan asks (nld/finplan.h): a GPU by bus id, which slots
+     * are near it, the CPUs of slots */
+    const int ci = (int)(c - x.gpu), ai = (int)(a - x.gpu);
+    T_OK(mnw_topo_gpu_index(&x, "0000:9A:00.0") == ci && mnw_topo_gpu_index(&x, "0000:00:01.0") == -1,
+         "gpu_index: by bus id in any case; -1 for a bus hwloc did not find");
+    int near_c = 0, near_a = 0;
+    for (int sl = 0; sl < x.bound_cores; sl++) {
+        near_c += mnw_topo_slot_near_gpu(&x, sl, ci);
+        near_a += mnw_topo_slot_near_gpu(&x, sl, ai);
+    }
+    const int core0_bound = hwloc_bitmap_intersects(core0->cpuset, x.bound);
+    T_OK(near_c == core0_bound && near_a == x.bound_cores && !mnw_topo_slot_near_gpu(&x, 0, x.ngpus),
+         "slot_near_gpu: %d slot(s) near the GPU under core 0 (its core %s the binding), all %d near a machine-wide "
+         "one, none near a GPU that is not there",
+         near_c, core0_bound ? "in" : "not in", near_a);
+    hwloc_obj_t first = NULL;
+    while ((first = hwloc_get_next_obj_by_type(x.topo, HWLOC_OBJ_CORE, first)))
+        if (hwloc_bitmap_intersects(first->cpuset, x.bound)) break;
+    char want[256] = "", got[256];
+    if (first) {
+        hwloc_bitmap_t fs = hwloc_bitmap_alloc();
+        hwloc_bitmap_and(fs, first->cpuset, x.bound);
+        hwloc_bitmap_list_snprintf(want, sizeof want, fs);
+        hwloc_bitmap_free(fs);
+    }
+    int s0[2] = {0, x.bound_cores}; /* the second wraps around to the first */
+    mnw_topo_slots_list(&x, s0, 2, got, sizeof got);
+    T_OK(first && strcmp(got, want) == 0, "slots_list: slot 0 (and bound_cores, wrapped) are CPUs %s: %s", want, got);
     char line[2048];
     mnw_topo_describe(&x, line, sizeof line);
     printf("# %s\n", line);

@@ -107,6 +107,11 @@ const char *mnw_gpu_build(void);
  * says which. Never fails. */
 int mnw_gpu_count(const char **why);
 
+/* The PCI bus id of device dev ("0000:18:00.0") into buf before it is
+ * opened (to place the thread that opens it, nld/topo.h). 0, or -1 when the
+ * device cannot be asked. */
+int mnw_gpu_busid_of(int dev, char *buf, size_t n);
+
 /* Opens device dev (0 .. count-1): copies the sequences, allocates the
  * slots within o->mem_frac of free memory. NULL with e set on failure. */
 mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o, mnw_err *e) MNW_MUST_CHECK;

@@ -283,12 +283,20 @@ static int prune_tables(mnw_gpu *g, mnw_err *e)
     return 0;
 }
 
+int mnw_gpu_busid_of(int dev, char *buf, size_t n)
+{
+    cudaDeviceProp pr;
+    if (cudaGetDeviceProperties(&pr, dev) != cudaSuccess) return -1;
+    snprintf(buf, n, "%04x:%02x:%02x.0", pr.pciDomainID, pr.pciBusID, pr.pciDeviceID);
+    return 0;
+}
+
 static int open_dev(mnw_gpu *g, mnw_err *e)
 {
     CHECK_CUDA(e, g->dev, cudaSetDevice(g->dev));
     cudaDeviceProp pr;
     CHECK_CUDA(e, g->dev, cudaGetDeviceProperties(&pr, g->dev));
-    snprintf(g->busid, sizeof g->busid, "%04x:%02x:%02x.0", pr.pciDomainID, pr.pciBusID, pr.pciDeviceID);
+    (void)mnw_gpu_busid_of(g->dev, g->busid, sizeof g->busid); /* the same call just succeeded */
     g->sms = pr.multiProcessorCount;
     snprintf(g->desc, sizeof g->desc, "GPU %d: %s, sm_%d%d, %d SMs, %.1f GiB, bus %s", g->dev, pr.name, pr.major,
              pr.minor, pr.multiProcessorCount, (double)pr.totalGlobalMem / (1 << 30), g->busid);

@@ -22,6 +22,13 @@ int mnw_gpu_count(const char **why)
     return 0;
 }
 
+int mnw_gpu_busid_of(int dev, char *buf, size_t n)
+{
+    (void)dev;
+    if (n) buf[0] = 0;
+    return -1;
+}
+
 mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o, mnw_err *e)
 {
     (void)seqs, (void)sc, (void)o;
