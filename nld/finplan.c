@@ -5,6 +5,13 @@
 
 #include "lib/util.h"
 
+int mnw_finplan_finishers(int workers, int ngpus, int cpu_align)
+{
+    if (ngpus <= 0) return 0;
+    if (!cpu_align) return workers;
+    return 2 * ngpus < workers ? 2 * ngpus : workers;
+}
+
 void mnw_finplan(int workers, int slot0, int nfin, int ndev, mnw_finplan_near near, void *ctx, int *slot, int *home)
 {
     char *used = mnw_xcalloc((size_t)workers, 1);

@@ -17,6 +17,13 @@
 #ifndef MNW_FINPLAN_H
 #define MNW_FINPLAN_H
 
+/* Workers of a node with ngpus GPUs that finish GPU results first (0
+ * without GPUs): every one (--cpu-align no, the default: no worker aligns a
+ * list of its own), or with cpu_align the first 2 per GPU, at most all of
+ * them, which never align a list of their own, so that a GPU never waits
+ * for its results while every worker is busy with a list. */
+int mnw_finplan_finishers(int workers, int ngpus, int cpu_align);
+
 /* 1 when slot is near device dev (0 .. ndev-1) */
 typedef int (*mnw_finplan_near)(void *ctx, int slot, int dev);
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "lib/log.h"
+#include "nld/finplan.h"
 #include "nld/nld_gpu_int.h"
 #include "nld/nldq_int.h"
 #include "workers/cpu/cpu_worker.h"
@@ -24,13 +25,6 @@ int mnw_nld_gpu_reserve(const mnw_nld_cfg *cfg)
     if (cfg->ngpus <= 0) return 0;
     uint64_t wl = cfg->worklist_size ? cfg->worklist_size : 1;
     return (int)(((uint64_t)cfg->gpu_batch + wl - 1) / wl) * cfg->ngpus;
-}
-
-int mnw_nld_finishers(const mnw_nld_cfg *cfg)
-{
-    if (cfg->ngpus <= 0) return 0;
-    int f = 2 * cfg->ngpus;
-    return f < cfg->workers ? f : cfg->workers;
 }
 
 /* The trace-back thread's deliver callback: a finished work list (or an
@@ -109,10 +103,10 @@ static void *worker_main(void *p)
      * an abandoned run leaves its list */
     w.scratch.yield = worker_yield;
     w.scratch.yield_ctx = a;
-    /* with GPUs the first mnw_nld_finishers() workers only finish GPU
+    /* with GPUs the first mnw_finplan_finishers() workers only finish GPU
      * results, so a GPU never waits for its results to be taken while every
      * worker is busy with a work list of its own */
-    const int align = st->cfg->ngpus == 0 || (st->cfg->cpu_align && a->id >= mnw_nld_finishers(st->cfg));
+    const int align = st->cfg->ngpus == 0 || (st->cfg->cpu_align && a->id >= mnw_finplan_finishers(st->cfg->workers, st->cfg->ngpus, 1));
     for (;;) {
         CHECK_PT(pthread_mutex_lock(&st->mu));
         if (follow_plan_locked(a)) { /* the dispatcher's plan moved this worker (an aligner too) */

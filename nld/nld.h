@@ -63,9 +63,6 @@ int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size);
  * the CLD has no more (the end of the job is the GPUs'). */
 int mnw_nld_gpu_reserve(const mnw_nld_cfg *cfg);
 
-/* CPU workers that only finish GPU results (never align a work list of
- * their own): 2 per GPU, at most all of them; 0 without GPUs. */
-int mnw_nld_finishers(const mnw_nld_cfg *cfg);
 
 /* Runs until the link has no more work and every result is delivered.
  * Returns 0; MNW_NLD_DROPPED when the link said abandon (the lists still in

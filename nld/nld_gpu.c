@@ -48,7 +48,6 @@
 
 #include "lib/log.h"
 #include "nld/finplan.h"
-#include "nld/nld.h"
 #include "nld/nld_gpu_int.h"
 #include "workers/cpu/nw_cpu.h"
 #include "workers/gpu/gpu.h"
@@ -597,7 +596,7 @@ static void plan_workers(nld_gpu *G, const dev_open *a)
 {
     nld_state *st = G->st;
     const mnw_nld_cfg *cfg = st->cfg;
-    const int W = cfg->workers, nfin = cfg->cpu_align ? mnw_nld_finishers(cfg) : W;
+    const int W = cfg->workers, nfin = mnw_finplan_finishers(W, G->ndev, cfg->cpu_align);
     int *home = mnw_xcalloc((size_t)W, sizeof *home), *slot = mnw_xcalloc((size_t)W, sizeof *slot);
     near_ctx c = {cfg->topo, a};
     mnw_finplan(W, cfg->slot0, nfin, G->ndev, cfg->topo ? near_dev : NULL, &c, slot, home);

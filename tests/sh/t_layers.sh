@@ -44,7 +44,7 @@ broken "an include of a file that is not there" 'cld/cld.c:[0-9]*: #include "lib
 copy && printf '#include "src/opts.h"\n' >>"$TMP/t/lib/score.c"
 broken "the library including the program's top" 'lib/score.c (lib/) uses src/opts.h (src/)'
 
-copy && printf 'int mnw_probe_up(void) { return mnw_nld_finishers(0); }\n' >>"$TMP/t/workers/tb/trace.c"
+copy && printf 'int mnw_probe_up(void) { return mnw_nld_gpu_reserve(0); }\n' >>"$TMP/t/workers/tb/trace.c"
 broken "a worker calling into the node dispatcher" 'workers/tb/trace.c (workers/tb/) uses nld/nld.c (nld/)'
 
 copy && printf '#include "workers/gpu/gpu.h"\n' >>"$TMP/t/workers/cpu/worklist.c"

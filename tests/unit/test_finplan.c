@@ -47,6 +47,10 @@ int main(void)
 {
     int slot[256], home[256];
 
+    T_OK(mnw_finplan_finishers(62, 4, 0) == 62 && mnw_finplan_finishers(62, 4, 1) == 8 &&
+             mnw_finplan_finishers(3, 4, 1) == 3 && mnw_finplan_finishers(10, 0, 0) == 0,
+         "finishers: every worker by default, 2 per GPU with --cpu-align yes (at most all), none without GPUs");
+
     /* no topology: the identity, homes round-robin */
     mnw_finplan(16, 0, 16, 4, NULL, NULL, slot, home);
     int ok = 1;
