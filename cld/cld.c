@@ -144,6 +144,8 @@ int mnw_cld_checkpoint(mnw_cld *c, int force, mnw_err *e)
     c->bm_mark = c->watermark;
     c->bm_last = now;
     c->bm_writes++;
+    c->here_last_s = mnw_now() - now;
+    c->here_s += c->here_last_s;
     return 0;
 }
 

@@ -56,6 +56,7 @@ typedef struct {
     uint64_t bm_writes;
     mnw_durable dur;    /* the bookmark being made durable in its thread (the CLD writes the outputs) */
     uint64_t dur_mark;  /* its watermark */
+    double here_s, here_last_s; /* wall seconds of the bookmarks written in the caller: all, the last */
     mnw_place *place;   /* output through MPI-IO: where lists go (NULL: the CLD writes them) */
 } mnw_cld;
 

@@ -683,9 +683,10 @@ static int close_outputs(rank0_run *R, int rc, mnw_err *e)
     }
     if (!R->mpiio)
         LOG_INFO("bookmarks: %llu written, %llu of them in their own thread (fsync, check and bookmark file: %.2f s "
-                 "in all, the longest %.2f s, while work lists went out; waited for at the last: %.2f s)",
+                 "in all, the longest %.2f s, while work lists went out; waited for at the last: %.2f s); the others "
+                 "%.2f s on the comm thread (the last %.2f s)",
                  (unsigned long long)R->cld.bm_writes, (unsigned long long)R->cld.dur.n, R->cld.dur.total_s,
-                 R->cld.dur.longest_s, R->cld.dur.waited_s);
+                 R->cld.dur.longest_s, R->cld.dur.waited_s, R->cld.here_s, R->cld.here_last_s);
     return rc;
 }
 
