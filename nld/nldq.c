@@ -88,7 +88,7 @@ void mnw_nld_put_locked(nld_state *st, mnw_range r)
 
 nld_fin *mnw_nld_pop_fin_locked(nld_state *st, int home)
 {
-    int q = home >= 0 && home + 1 < st->nfinq && st->fin_head[home + 1] ? home + 1 : 0;
+    int q = st->fin_head[0] || home < 0 || home + 1 >= st->nfinq ? 0 : home + 1;
     const int h = home >= 0 ? home : 0;
     for (int k = 1; !st->fin_head[q] && k < st->nfinq; k++) q = 1 + (h + k) % (st->nfinq - 1); /* after home, around */
     nld_fin *f = st->fin_head[q];

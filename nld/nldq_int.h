@@ -7,8 +7,8 @@
  * taken by the GPU dispatcher) and `fin` (finish tasks: GPU results to turn
  * into alignments and output; workers take these first, so the GPU is never
  * held up by its results). `fin` is one queue per device plus one for tasks
- * of no device: a worker takes its home device's first (finplan.h), then
- * any. Results go to `done` for the comm thread.
+ * of no device: a worker takes those of no device first, then its home
+ * device's (finplan.h), then any. Results go to `done` for the comm thread.
  * Ownership: the state is the comm thread's (mnw_nld_run); the queues' items
  * belong to the queue until taken.
  */
@@ -71,9 +71,10 @@ void mnw_nld_push_fin_locked(nld_state *st, nld_fin *f);
 int mnw_nld_take_locked(nld_state *st, mnw_range *r);
 /* With mu held: queues work list r (the ring has room). */
 void mnw_nld_put_locked(nld_state *st, mnw_range r);
-/* With mu held: takes a finish task (fin_n > 0): the first of device
- * home's queue, else of the no-device queue, else of the next device's
- * with tasks after home. home -1: the no-device queue's first. */
+/* With mu held: takes a finish task (fin_n > 0): the first of the
+ * no-device queue (they complete lists the filter pruned and are never
+ * left to starve behind a busy GPU's), else of device home's, else of the
+ * next device's with tasks after home. */
 nld_fin *mnw_nld_pop_fin_locked(nld_state *st, int home);
 /* With mu held: stops every thread without an error (a stop, or after the
  * comm thread's own failure): the trace-back thread drops what it holds. */
