@@ -1,17 +1,10 @@
 /* durable.c - see durable.h. */
 #include "cld/durable.h"
 
-#include <errno.h>
-#include <string.h>
-#include <unistd.h>
-
 static void *durable_main(void *arg)
 {
     mnw_durable *d = arg;
-    int rc = 0;
-    for (int o = 0; o < MNW_NOUT && !rc; o++)
-        if (d->fd[o] >= 0 && fsync(d->fd[o]) != 0)
-            rc = mnw_err_set(&d->err, "%s: write failed: %s", d->w->path[o], strerror(errno));
+    int rc = mnw_writer_fsync(d->w, d->fd, &d->err);
     if (!rc) rc = mnw_writer_check_len(d->w, d->bytes, 1, &d->err);
     if (!rc) rc = mnw_bookmark_write(d->dir, d->b, &d->err);
     d->rc = rc;

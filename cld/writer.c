@@ -144,12 +144,18 @@ int mnw_writer_flush(mnw_writer *w, mnw_err *e)
 
 int mnw_writer_fd(const mnw_writer *w, int o) { return w->f[o] ? fileno(w->f[o]) : -1; }
 
-int mnw_writer_sync(mnw_writer *w, mnw_err *e)
+int mnw_writer_fsync(const mnw_writer *w, const int fd[MNW_NOUT], mnw_err *e)
 {
     for (int o = 0; o < MNW_NOUT; o++)
-        if (w->f[o] && (fflush(w->f[o]) != 0 || fsync(fileno(w->f[o])) != 0))
-            return mnw_err_set(e, "%s: write failed: %s", w->path[o], strerror(errno));
+        if (fd[o] >= 0 && fsync(fd[o]) != 0) return mnw_err_set(e, "%s: write failed: %s", w->path[o], strerror(errno));
     return 0;
+}
+
+int mnw_writer_sync(mnw_writer *w, mnw_err *e)
+{
+    int fd[MNW_NOUT];
+    for (int o = 0; o < MNW_NOUT; o++) fd[o] = mnw_writer_fd(w, o);
+    return mnw_writer_flush(w, e) || mnw_writer_fsync(w, fd, e) ? -1 : 0;
 }
 
 int mnw_writer_check_len(const mnw_writer *w, const uint64_t bytes[MNW_NOUT], int longer_ok, mnw_err *e)

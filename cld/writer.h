@@ -12,8 +12,8 @@
  * and sums are kept in the struct (also after mnw_writer_close, which frees
  * everything: there is no other free). Thread-safety: used by the CLD's
  * thread only (rank 0's comm thread; main before and after the run), but
- * for mnw_writer_check_len and an fsync of a descriptor from mnw_writer_fd,
- * which the CLD's bookmark thread runs beside the appends (cld/durable.h).
+ * for mnw_writer_fsync and mnw_writer_check_len, which the CLD's bookmark
+ * thread runs beside the appends (cld/durable.h).
  */
 #ifndef MNW_WRITER_H
 #define MNW_WRITER_H
@@ -59,6 +59,10 @@ int mnw_writer_append(mnw_writer *w, int out, const char *data, size_t len, mnw_
 int mnw_writer_flush(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
 /* The descriptor of output o, or -1 when it is not open. */
 int mnw_writer_fd(const mnw_writer *w, int o);
+/* fsync of the descriptors fd[o] >= 0 (mnw_writer_fd's), an error naming
+ * the output's file. Reads only the paths: another thread may call it
+ * while the writer's thread appends (cld/durable.h). */
+int mnw_writer_fsync(const mnw_writer *w, const int fd[MNW_NOUT], mnw_err *e) MNW_MUST_CHECK;
 /* Flush and fsync every open file: what bytes[] counts is on disk. */
 int mnw_writer_sync(mnw_writer *w, mnw_err *e) MNW_MUST_CHECK;
 /* After mnw_writer_sync or mnw_writer_close: each enabled output must still

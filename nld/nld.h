@@ -63,7 +63,6 @@ int mnw_nld_gpu_lists(int ngpus, int gpu_batch, uint64_t worklist_size);
  * the CLD has no more (the end of the job is the GPUs'). */
 int mnw_nld_gpu_reserve(const mnw_nld_cfg *cfg);
 
-
 /* Runs until the link has no more work and every result is delivered.
  * Returns 0; MNW_NLD_DROPPED when the link said abandon (the lists still in
  * flight were dropped); or -1 with e set (a worker or delivery failed). All
