@@ -49,6 +49,18 @@ bench_fresh() { rm -rf "$1" && mkdir -p "$1"; }
 # devdata/16s-25k.fa.gz) as plain FASTA
 bench_genes() { zcat "${3:-devdata/16s-25k.fa.gz}" | awk -v n="$1" '/^>/{k++} k>n{exit} {print}' >"$2"; }
 
+# bench_phash FILE: a checksum of a large file in seconds: the sha256 of each
+# 1 GiB piece, 16 at once, then the sha256 of that list (the same file gives
+# the same value on any machine; runs on different calls compare by it)
+bench_phash() {
+    local f=$1 n k
+    n=$((($(stat -c %s "$f") + 1073741823) / 1073741824))
+    # shellcheck disable=SC2016 # the piece's command runs in sh, with its own arguments
+    for ((k = 0; k < n; k++)); do echo "$k"; done |
+        xargs -P 16 -I{} sh -c 'printf "%s %s\n" "$1" "$(dd if="$2" bs=1M skip=$(($1 * 1024)) count=1024 status=none | sha256sum | cut -c1-64)"' sh {} "$f" |
+        sort -n | sha256sum | cut -c1-64
+}
+
 # say TEXT...: TEXT on stdout and at the end of $log (the script's result file)
 say() { echo "$*" | tee -a "$log"; }
 

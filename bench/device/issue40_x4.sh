@@ -58,6 +58,9 @@ start)
             sed -n "s/.*INFO \(GPU [0-9]*\): .*bus \([0-9a-f:.]*\): .*(opened in \([^)]*\)).*/   \1 at \2 opened in \3/p" $d/mnw.log >>"$res"
             if [ -z "${ref[$g]:-}" ]; then
                 ref[$g]=$name
+                [ -n "$N" ] && for f in pairs.tsv.gz dist.column.gz; do
+                    echo "   $f: $(stat -c %s $d/$f) bytes, piecewise sha256 (bench_phash) $(bench_phash $d/$f)" >>"$res"
+                done
             else
                 for f in pairs.tsv.gz dist.column.gz; do
                     cmp -s $W/${ref[$g]}/$f $d/$f && echo "   $f byte-identical to the ${ref[$g]} run" >>"$res" ||
