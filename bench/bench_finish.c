@@ -38,6 +38,8 @@
 
 #include "bench/finish_base.h"
 #include "lib/fasta.h"
+#include "lib/gzmember.h"
+#include "lib/outsel.h"
 #include "lib/pairs.h"
 #include "lib/result.h"
 #include "lib/util.h"
@@ -48,7 +50,8 @@ typedef struct {
     const mnw_job_spec *js;
     const mnw_aln *alns; /* all pairs */
     uint64_t npairs, wl;
-    int base;                  /* 1: the baseline path */
+    int base;                  /* 1: the baseline path (zlib) */
+    const mnw_job_spec *js5;   /* base 2: mnw's path at level 5 (the CIGAR files' level before "fast") */
     uint64_t next;             /* next work list (atomic) */
     uint64_t bytes;            /* output bytes (atomic) */
     int fail;                  /* atomic */
@@ -69,11 +72,11 @@ static void *run_thread(void *arg)
         if (k0 >= J->npairs) break;
         mnw_range r = {k0, J->npairs - k0 < J->wl ? J->npairs - k0 : J->wl};
         uint64_t b = 0;
-        if (J->base) {
+        if (J->base == 1) {
             if (fb_build(J->js, r, J->alns + k0, text, out)) __atomic_store_n(&J->fail, 1, __ATOMIC_RELAXED);
             for (int o = 0; o < MNW_NOUT; o++) b += out[o].len;
         } else {
-            mnw_result *res = mnw_result_build(J->js, r, J->alns + k0, 0, text, &e);
+            mnw_result *res = mnw_result_build(J->base == 2 ? J->js5 : J->js, r, J->alns + k0, 0, text, &e);
             if (!res) {
                 __atomic_store_n(&J->fail, 1, __ATOMIC_RELAXED);
                 continue;
@@ -243,12 +246,13 @@ static int parse_list(const char *list, int *out, int max)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_finish FASTA [--pairs N] [--worklist W] [--threads LIST] [--reps R] [--level L]\n");
+        fprintf(stderr, "usage: bench_finish FASTA [--pairs N] [--worklist W] [--threads LIST] [--reps R] [--level 0-9|fast|auto]\n");
         return 2;
     }
     const int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN) > 0 ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
     uint64_t npairs = 50000, wl = 5000;
-    int reps = 3, level = MNW_GZIP_LEVEL_DEFAULT;
+    int reps = 3, level = MNW_GZIP_AUTO;
+    char lvname[8];
     char tdef[32];
     snprintf(tdef, sizeof tdef, ncpu > 1 ? "1,%d" : "1", ncpu);
     const char *threads = tdef;
@@ -261,14 +265,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--worklist")) wl = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--threads")) threads = argv[a + 1];
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
-        else if (!strcmp(argv[a], "--level")) level = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--level"))
+            level = !strcmp(argv[a + 1], "auto") ? MNW_GZIP_AUTO : !strcmp(argv[a + 1], "fast") ? MNW_GZIP_FAST : atoi(argv[a + 1]);
         else {
             fprintf(stderr, "bench_finish: unknown option %s\n", argv[a]);
             return 2;
         }
     }
-    if (wl < 1 || reps < 1 || level < 0 || level > 9) {
-        fprintf(stderr, "bench_finish: --worklist >= 1, --reps >= 1, --level 0..9\n");
+    if (wl < 1 || reps < 1 || ((level < 0 || level > 9) && level != MNW_GZIP_FAST)) {
+        fprintf(stderr, "bench_finish: --worklist >= 1, --reps >= 1, --level 0..9, fast or auto\n");
         return 2;
     }
     int tl[16];
@@ -301,9 +306,9 @@ int main(int argc, char **argv)
     uint64_t ops = 0;
     for (uint64_t k = 0; k < npairs; k++) ops += alns[k].nops;
     printf("# bench_finish %s: %zu sequences, the first %llu pairs aligned once (%.1f s, %d threads; %.1f runs a "
-           "pair); work lists of %llu pairs; gzip level %d; %d CPUs online; best of %d\n",
+           "pair); work lists of %llu pairs; gzip level %s; %d CPUs online; best of %d\n",
            argv[1], S.n, (unsigned long long)npairs, mnw_now() - t0, ncpu, (double)ops / (double)npairs,
-           (unsigned long long)wl, level, ncpu, reps);
+           (unsigned long long)wl, mnw_gzip_level_name(level, lvname), ncpu, reps);
 
     /* counts mode: the same alignments as figures only */
     mnw_aln *figs = calloc(npairs, sizeof *figs);
@@ -332,12 +337,16 @@ int main(int argc, char **argv)
             spec[c].enabled[MNW_OUT_PAIRS] = spec[c].enabled[MNW_OUT_DIST] = 1;
     }
     const char *cname[NSET] = {"default", "cigar", "paf", "counts"};
-    double one[NSET][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}}; /* [setting][base]: pairs/s on 1 thread */
+    double one[NSET][3] = {{0}}; /* [setting][base]: pairs/s on 1 thread */
+    double one5[NSET] = {0};
     printf("%-8s %-10s %7s %10s %9s %12s %14s %12s\n", "outputs", "path", "threads", "pairs", "seconds", "pairs/s",
            "pairs/s/core", "bytes/pair");
     int rc = 0;
     for (int c = 0; c < NSET; c++) {
         mnw_job_spec js = {&spec[c], &sc, level, NULL, NULL};
+        mnw_job_spec js5 = {&spec[c], &sc, MNW_GZIP_LEVEL_PLAIN, NULL, NULL};
+        /* the CIGAR files' previous path (libdeflate 5) beside theirs when that is another level */
+        const int with5 = (c == 1 || c == SET_PAF) && mnw_outsel_gzip_level(level, c == 1 ? MNW_OUT_PAIRS : MNW_OUT_PAF, c == 1) != MNW_GZIP_LEVEL_PLAIN;
         if (c == SET_COUNTS) {
             long bad = check_counts(&js, alns, figs, npairs, wl);
             printf("# counts: the outputs from the figures equal those from the runs, byte for byte, in %s (%ld of %llu "
@@ -354,9 +363,10 @@ int main(int argc, char **argv)
             if (bad) rc = 1;
         }
         for (int k = 0; k < ntl; k++)
-            for (int base = 0; base < (c == SET_PAF ? 1 : 2); base++) {
+            for (int base = 0; base < 3; base++) {
+                if ((base == 1 && c == SET_PAF) || (base == 2 && !with5)) continue;
                 /* counts: its baseline is the runs path (the production path on the runs) */
-                job J = {&js, c == SET_COUNTS && !base ? figs : alns, npairs, wl, c == SET_COUNTS ? 0 : base, 0, 0, 0};
+                job J = {&js, c == SET_COUNTS && !base ? figs : alns, npairs, wl, c == SET_COUNTS ? 0 : base, &js5, 0, 0, 0};
                 double best = 1e30;
                 uint64_t bytes = 0;
                 for (int r = 0; r < reps; r++) {
@@ -369,13 +379,19 @@ int main(int argc, char **argv)
                 }
                 const double pps = (double)npairs / best;
                 if (tl[k] == 1) one[c][base] = pps;
+                if (tl[k] == 1 && base == 2) one5[c] = pps;
                 printf("%-8s %-10s %7d %10llu %9.3f %12.0f %14.0f %12.2f\n", cname[c],
-                       base ? (c == SET_COUNTS ? "runs" : "baseline") : "mnw",
+                       base == 2 ? "mnw-level5" : base ? (c == SET_COUNTS ? "runs" : "baseline") : "mnw",
                        tl[k], (unsigned long long)npairs, best, pps, pps / tl[k], (double)bytes / (double)npairs);
                 fflush(stdout);
             }
     }
     if (one[SET_PAF][0] > 0) printf("finish: paf %.0f pairs/s/core\n", one[SET_PAF][0]);
+    for (int c = 1; c <= SET_PAF; c++)
+        if (one[c][0] > 0 && one5[c] > 0)
+            printf("finish: %s at gzip level %s %.0f pairs/s/core, at level 5 (the previous path) %.0f: %.2fx\n", cname[c],
+                   mnw_gzip_level_name(mnw_outsel_gzip_level(level, c == 1 ? MNW_OUT_PAIRS : MNW_OUT_PAF, c == 1), lvname),
+                   one[c][0], one5[c], one[c][0] / one5[c]);
     if (one[SET_COUNTS][0] > 0 && one[SET_COUNTS][1] > 0)
         printf("finish: counts %.0f pairs/s/core (runs %.0f, %.2fx)\n", one[SET_COUNTS][0], one[SET_COUNTS][1],
                one[SET_COUNTS][0] / one[SET_COUNTS][1]);

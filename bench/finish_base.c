@@ -328,7 +328,9 @@ int fb_build(const mnw_job_spec *js, mnw_range r, const mnw_aln *alns, mnw_buf t
     for (int o = 0; o < MNW_NOUT; o++) {
         if (!js->spec->enabled[o] || text[o].len == 0) continue;
         if (mnw_out_gzip[o]) {
-            if (fb_gzip(text[o].p, text[o].len, js->gzip_level, &out[o])) return -1;
+            /* zlib has no "fast": auto and fast are the old default, 5, here */
+            if (fb_gzip(text[o].p, text[o].len, js->gzip_level >= 1 && js->gzip_level <= 9 ? js->gzip_level : 5, &out[o]))
+                return -1;
         } else {
             mnw_buf_put(&out[o], text[o].p, text[o].len);
         }

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "lib/gzmember.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -34,6 +35,16 @@ static inline int mnw_outsel_has(int mask, int o) { return (mask >> o) & 1; }
 static inline int mnw_outsel_needs_runs(int mask, int cigar)
 {
     return (cigar && mnw_outsel_has(mask, MNW_OUT_PAIRS)) || mnw_outsel_has(mask, MNW_OUT_PAF);
+}
+
+/* The gzip level output o is written at under --gzip-level `setting`
+ * (gzmember.h): AUTO gives the outputs that hold CIGARs (pairs.tsv with
+ * cigar set, PAF) MNW_GZIP_FAST and the others MNW_GZIP_LEVEL_PLAIN; any
+ * other setting applies to every output. */
+static inline int mnw_outsel_gzip_level(int setting, int o, int cigar)
+{
+    if (setting != MNW_GZIP_AUTO) return setting;
+    return ((cigar && o == MNW_OUT_PAIRS) || o == MNW_OUT_PAF) ? MNW_GZIP_FAST : MNW_GZIP_LEVEL_PLAIN;
 }
 
 #endif

@@ -2,6 +2,7 @@
 #include "lib/result.h"
 
 #include "lib/gzmember.h"
+#include "lib/outsel.h"
 #include "lib/util.h"
 
 mnw_result *mnw_result_new(mnw_range r)
@@ -30,12 +31,13 @@ mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln 
     mnw_output_format(js->spec, r, alns, text);
     for (int o = 0; o < MNW_NOUT; o++) {
         /* a gzip output gets its member also when no pair of the list is
-         * in it (--cutoff): an empty member (20 bytes), so that the file is
+         * in it (--cutoff): an empty member (20-23 bytes), so that the file is
          * gzip whatever the cutoff, and a shard's, joined by mnw merge, is
          * what the whole run writes for its lists (issue 38) */
         if (!js->spec->enabled[o] || (text[o].len == 0 && !mnw_out_gzip[o])) continue;
         if (mnw_out_gzip[o]) {
-            if (mnw_gzip_member(text[o].p, text[o].len, js->gzip_level, &res->data[o])) {
+            if (mnw_gzip_member(text[o].p, text[o].len, mnw_outsel_gzip_level(js->gzip_level, o, js->spec->cigar),
+                                &res->data[o])) {
                 mnw_result_free(res);
                 mnw_err_set(e, "gzip compression failed for pairs %llu..", (unsigned long long)r.k0);
                 return NULL;

@@ -512,6 +512,20 @@ static void log_job(const rank0_run *R, double t_read)
              mnw_outsel_needs_runs(mnw_opts_outputs(o), o->cigar) ? "alignments kept as runs (an output needs the CIGAR)"
              : o->counts == 0      ? "alignments kept as runs (--counts no)"
                                    : "counts mode: the figures counted along each path, no runs kept");
+    char gz[160], lb[8], sb[8];
+    size_t gn = 0;
+    gz[0] = 0;
+    for (int k = 0; k < MNW_NOUT; k++)
+        if (mnw_out_gzip[k] && mnw_outsel_has(mnw_opts_outputs(o), k)) {
+            const int lv = mnw_outsel_gzip_level(o->gzip_level, k, o->cigar);
+            int w = lv == MNW_GZIP_FAST
+                        ? snprintf(gz + gn, sizeof gz - gn, "%s%s fast (ISA-L igzip level %d)", gn ? ", " : "",
+                                   mnw_out_name[k], MNW_GZIP_FAST_ISAL)
+                        : snprintf(gz + gn, sizeof gz - gn, "%s%s %s (libdeflate)", gn ? ", " : "", mnw_out_name[k],
+                                   mnw_gzip_level_name(lv, lb));
+            if (w > 0 && (size_t)w < sizeof gz - gn) gn += (size_t)w;
+        }
+    if (gn) LOG_INFO("gzip levels (--gzip-level %s): %s", mnw_gzip_level_name(o->gzip_level, sb), gz);
     LOG_INFO("filter before the DP: %s", prune_plan.why);
     for (int r = 0; r < R->size; r++) {
         const node_info *n = &R->nodes[r];

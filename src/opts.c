@@ -51,7 +51,7 @@ static const optdef optdefs[] = {
     {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain (default pairs,dist; docs/FORMATS.md)"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
-    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs, 1-9 (default 5)"},
+    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs: 1-9, fast or auto (default: 5, fast for CIGARs)"},
     {"shard", 0, T_VALUE, "I/N|none", "align only the I-th of N pair ranges, an independent run (docs/SHARDS.md; default none: every pair)"},
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},
@@ -80,7 +80,7 @@ void mnw_opts_init(mnw_opts *o)
     o->prune = MNW_PRUNE_AUTO;
     o->countends = -1;
     o->counts = -1;
-    o->gzip_level = MNW_GZIP_LEVEL_DEFAULT;
+    o->gzip_level = MNW_GZIP_AUTO;
     o->outputs = MNW_OUTSEL_DEFAULT;
     o->worklist_size = 5000;
     o->prefetch = 1;
@@ -308,7 +308,13 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
         if (mnw_shard_parse(v, &o->shard))
             return mnw_err_set(e, "%s: shard takes I/N with 1 <= I <= N <= %d, or none, not '%s'", where, MNW_SHARD_MAX,
                                v);
-    } else if (!strcmp(key, "gzip-level")) INT_OPT(1, 9, o->gzip_level);
+    } else if (!strcmp(key, "gzip-level")) {
+        if (!strcmp(v, "auto")) o->gzip_level = MNW_GZIP_AUTO;
+        else if (!strcmp(v, "fast")) o->gzip_level = MNW_GZIP_FAST;
+        else if (parse_long(v, 1, 9, &x))
+            return mnw_err_set(e, "%s: gzip-level takes 1 to 9, fast or auto, not '%s'", where, v);
+        else o->gzip_level = (int)x;
+    }
     else if (!strcmp(key, "prefetch")) INT_OPT(0, 1000, o->prefetch);
     else if (!strcmp(key, "bind")) {
         if (parse_bool(v, &o->bind)) return mnw_err_set(e, "%s: bind takes yes or no, not '%s'", where, v);

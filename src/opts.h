@@ -21,9 +21,6 @@
 
 #define MNW_VERSION "0.1.0"
 
-/* The outputs' default gzip level (--gzip-level): 5, from the speed/size
- * measurements of docs/DECISIONS.md (issue 19). */
-#define MNW_GZIP_LEVEL_DEFAULT 5
 
 /* Who writes the outputs (--output-via, docs/DISTRIBUTED.md): rank 0 alone
  * (every result travels to it), or every rank through MPI-IO at the

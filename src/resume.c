@@ -57,7 +57,10 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
         snprintf(v, n, "%s", o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL ? "all" : "dist");
     else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
     else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
-    else if (!strcmp(key, "gzip-level")) snprintf(v, n, "%d", o->gzip_level);
+    else if (!strcmp(key, "gzip-level")) {
+        char b[8];
+        snprintf(v, n, "%s", mnw_gzip_level_name(o->gzip_level, b));
+    }
     else if (!strcmp(key, "shard")) mnw_shard_format(&o->shard, v, n);
     else snprintf(v, n, "%llu", (unsigned long long)o->worklist_size);
 }

@@ -26,6 +26,7 @@
 #include <ctype.h>
 #include <math.h>
 
+#include "lib/gzmember.h"
 #include "lib/output.h"
 #include "src/opts.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -64,7 +65,8 @@ static void check_ranges(const mnw_opts *o)
                  o->sc.gap_open >= 0 && o->sc.gap_open <= 1000 && o->sc.gap_extend >= 0 && o->sc.gap_extend <= 1000,
              "scores %d %d %d %d", o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend);
     fz_check(o->cutoff == -1.0 || (o->cutoff >= 0.0 && o->cutoff <= 1.0), "cutoff %g", o->cutoff);
-    fz_check(o->gzip_level >= 1 && o->gzip_level <= 9, "gzip-level %d", o->gzip_level);
+    fz_check((o->gzip_level >= 1 && o->gzip_level <= 9) || o->gzip_level == MNW_GZIP_AUTO || o->gzip_level == MNW_GZIP_FAST,
+             "gzip-level %d", o->gzip_level);
     fz_check(o->outputs > 0 && o->outputs < (1 << MNW_NOUT), "outputs mask %d", o->outputs);
     fz_check(o->worklist_size >= 1 && o->worklist_size <= 1000000, "worklist-size %llu",
              (unsigned long long)o->worklist_size);

@@ -1,5 +1,5 @@
 /* test_gzmember.c - gzip members of whole buffers (lib/gzmember.c,
- * libdeflate): every level 0-12 on empty, one-byte, incompressible and real
+ * libdeflate and ISA-L's igzip): every level 0-12 and fast on empty, one-byte, incompressible and real
  * output text (mnw's own pairs.tsv lines of 200 real 16S genes), read back
  * with zlib (the reader mnw and most tools use) byte for byte; members
  * concatenated read as one file; levels out of range refused; the out buffer
@@ -70,7 +70,8 @@ static void *worker(void *arg)
     thr *t = arg;
     for (int k = 0; k < 40; k++) {
         size_t len = t->text->len / 7 + (size_t)(t->id * 977 + k * 131) % (t->text->len / 3);
-        if (!same_after_roundtrip(t->text->p, len, (t->id + k) % 13, NULL)) t->bad++;
+        int level = (t->id + k) % 14;
+        if (!same_after_roundtrip(t->text->p, len, level == 13 ? MNW_GZIP_FAST : level, NULL)) t->bad++;
     }
     return NULL;
 }
@@ -153,21 +154,52 @@ int main(void)
         x ^= x << 17;
         noise[k] = (char)(x >> 32);
     }
-    for (int level = 0; level <= 12; level++) {
+    for (int lk = 0; lk <= 13; lk++) {
+        const int level = lk == 13 ? MNW_GZIP_FAST : lk;
         size_t zl = 0;
         T_OK(same_after_roundtrip("", 0, level, NULL), "level %d: an empty buffer is one valid member of nothing",
              level);
         T_OK(same_after_roundtrip("A", 1, level, NULL), "level %d: one byte round-trips", level);
         T_OK(same_after_roundtrip(noise, 1u << 20, level, &zl) && zl <= (1u << 20) + (1u << 12),
              "level %d: 1 MiB of random bytes round-trips, barely larger (%zu bytes)", level, zl);
-        T_OK(same_after_roundtrip(text.p, text.len, level, &zl) && (level == 0 || zl < text.len / 4),
+        T_OK(same_after_roundtrip(text.p, text.len, level, &zl) && (level == 0 || zl < text.len / (level == MNW_GZIP_FAST ? 2 : 4)),
              "level %d: %zu bytes of pairs.tsv lines round-trip through zlib (%zu bytes compressed)", level, text.len,
              zl);
     }
     mnw_buf z;
+    size_t zl0 = 0;
     mnw_buf_init(&z);
-    T_OK(mnw_gzip_member("abc", 3, -1, &z) == -1 && mnw_gzip_member("abc", 3, 13, &z) == -1,
-         "levels -1 and 13 are refused");
+    T_OK(mnw_gzip_member("abc", 3, -1, &z) == -1 && mnw_gzip_member("abc", 3, 13, &z) == -1 &&
+             mnw_gzip_member("abc", 3, MNW_GZIP_FAST + 1, &z) == -1,
+         "levels -1, 13 and fast + 1 are refused");
+
+    /* fast (igzip): the same bytes every time (a pooled level buffer holds
+     * nothing over), a header as libdeflate's (mtime 0, OS unknown), and
+     * CIGAR-like text (runs of = X I D) less than half of itself */
+    mnw_buf z1, z2, cig;
+    mnw_buf_init(&z1);
+    mnw_buf_init(&z2);
+    mnw_buf_init(&cig);
+    uint64_t y = 12345;
+    while (cig.len < (1u << 20)) {
+        y = y * 6364136223846793005ull + 1442695040888963407ull;
+        mnw_buf_put_u64(&cig, 1 + (y >> 60));
+        mnw_buf_putc(&cig, "=XID"[(y >> 40) % 4 == 0 ? (y >> 20) % 4 : 0]);
+        if ((y >> 33) % 300 == 0) mnw_buf_putc(&cig, '\n');
+    }
+    int same = 1;
+    for (int k = 0; k < 3; k++) {
+        same &= mnw_gzip_member(text.p, text.len, 3, &z2) == 0; /* another level between */
+        same &= mnw_gzip_member(cig.p, cig.len, MNW_GZIP_FAST, k ? &z2 : &z1) == 0;
+        if (k) same &= z1.len == z2.len && !memcmp(z1.p, z2.p, z1.len);
+    }
+    T_OK(same && z1.len > 10 && (uint8_t)z1.p[3] == 0 && !memcmp(z1.p + 4, "\0\0\0\0", 4) && (uint8_t)z1.p[9] == 255,
+         "fast: the same member three times (%zu bytes), header flags 0, mtime 0, OS 255", z1.len);
+    T_OK(same_after_roundtrip(cig.p, cig.len, MNW_GZIP_FAST, &zl0) && zl0 < cig.len / 2,
+         "fast: %zu bytes of CIGAR-like text round-trip, %zu compressed", cig.len, zl0);
+    mnw_buf_free(&z1);
+    mnw_buf_free(&z2);
+    mnw_buf_free(&cig);
 
     /* three members one after another: one gzip file of the three texts */
     mnw_buf file, back, part;
@@ -176,11 +208,11 @@ int main(void)
     mnw_buf_init(&part);
     const size_t cut[4] = {0, text.len / 3, text.len / 2, text.len};
     for (int k = 0; k < 3; k++) {
-        mnw_gzip_member(text.p + cut[k], cut[k + 1] - cut[k], 1 + 4 * k, &part);
+        mnw_gzip_member(text.p + cut[k], cut[k + 1] - cut[k], k == 1 ? MNW_GZIP_FAST : 1 + 4 * k, &part);
         mnw_buf_put(&file, part.p, part.len);
     }
     T_OK(inflate_all(file.p, file.len, &back) == 0 && back.len == text.len && !memcmp(back.p, text.p, text.len),
-         "three members at levels 1, 5, 9 concatenated read back as the whole text");
+         "three members at levels 1, fast, 9 concatenated read back as the whole text");
 
     pthread_t th[8];
     thr t[8];
