@@ -32,6 +32,7 @@
 #include "lib/sig.h"
 #include "lib/slurm.h"
 #include "lib/wire.h"
+#include "nld/gpushare.h"
 #include "nld/nld.h"
 #include "nld/nldnet.h"
 #include "nld/nldout.h"
@@ -175,15 +176,51 @@ static mnw_nld_cfg nld_cfg(const mnw_opts *o, const mnw_job_spec *js, int worker
     return cfg;
 }
 
-/* Ranks of rank's host that drive GPUs (rank itself counted): they split
- * each GPU's memory, since they may open the same ones (mpirun -np 4 on a
- * one-GPU host; at 75% each of what was free, the later ranks found none). */
-static int gpu_sharers(const node_info *nodes, int size, int rank)
+/* Ranks of this host that may drive the same GPUs as this one (itself
+ * counted; nld/gpushare.h): they split each GPU's memory (mpirun -np 4 on a
+ * one-GPU host; at 75% each of what was free, the later ranks found none).
+ * Set by share_out_gpus. */
+static int gpu_sharers = 1;
+static char gpu_share_note[160]; /* for the log: the block this rank took */
+
+/* (MPI-collective with more than one rank.) Ranks of one host that see the
+ * same devices with --gpus auto take a block of them each
+ * (nld/gpushare.h): gpu_ids and ngpus become this rank's block. */
+static void share_out_gpus(const mnw_opts *o)
 {
-    int n = 0;
-    for (int r = 0; r < size; r++)
-        if (nodes[r].ngpus > 0 && !strcmp(nodes[r].host, nodes[rank].host)) n++;
-    return n > 0 ? n : 1;
+    if (mnw_mpi_size() < 2) return;
+    mnw_gpushare_peer me;
+    memset(&me, 0, sizeof me);
+    snprintf(me.host, sizeof me.host, "%s", mnw_mpi_host());
+    me.ndev = ngpus;
+    if (!strcmp(o->gpus, "auto") && ngpus > 0) {
+        char ids[MAX_GPUS][32];
+        const char *idp[MAX_GPUS];
+        int ok = 1;
+        for (int k = 0; k < ngpus && ok; k++) {
+            ok = mnw_gpu_busid_of(gpu_ids[k], ids[k], sizeof ids[k]) == 0;
+            idp[k] = ids[k];
+        }
+        if (ok) me.devset = mnw_gpushare_hash(idp, ngpus);
+    }
+    const int size = mnw_mpi_size();
+    mnw_gpushare_peer *all = mnw_xcalloc((size_t)size, sizeof *all);
+    CHECK_MPI(MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD));
+    int first = 0, count = ngpus;
+    mnw_gpushare_block(all, size, mnw_mpi_rank(), &first, &count, &gpu_sharers);
+    if (me.devset && (first != 0 || count != ngpus)) {
+        int peers = 0;
+        for (int r = 0; r < size; r++) peers += all[r].devset == me.devset && !strcmp(all[r].host, me.host);
+        if (count == 1)
+            snprintf(gpu_share_note, sizeof gpu_share_note, "; device %d of the %d that %d ranks of this host see (--gpus auto shares them out)",
+                     gpu_ids[first], ngpus, peers);
+        else
+            snprintf(gpu_share_note, sizeof gpu_share_note, "; devices %d-%d of the %d that %d ranks of this host see (--gpus auto shares them out)",
+                     gpu_ids[first], gpu_ids[first + count - 1], ngpus, peers);
+        memmove(gpu_ids, gpu_ids + first, (size_t)count * sizeof *gpu_ids);
+        ngpus = count;
+    }
+    free(all);
 }
 
 /* Ranks sharing a host take consecutive cores: the first core slot of
@@ -656,7 +693,7 @@ static int run_cld_loop(rank0_run *R, mnw_err *e)
     mnw_eqtab eqt;
     mnw_job_spec js = {&R->spec, &R->jset->sc, R->jset->gzip_level, counts_table(o, R->jset, &eqt), &prune_plan};
     mnw_nld_cfg cfg = nld_cfg(o, &js, R->nodes[0].workers, first_slot(R->nodes, 0), R->jset->worklist_size,
-                              gpu_sharers(R->nodes, size, 0));
+                              gpu_sharers);
     mnw_nld_link link = mnw_cldnet_link(&R->net, size > 1 ? 0.0005 : 0.25);
     int rc = mnw_nld_run(&cfg, &link, e);
     if (rc == MNW_NLD_DROPPED) rc = 0;
@@ -798,7 +835,7 @@ static int run_remote(const mnw_opts *o, const mnw_jobset *jset, const mnw_seqse
     mnw_eqtab eqt;
     mnw_job_spec js = {&spec, &jset->sc, jset->gzip_level, counts_table(o, jset, &eqt), &prune_plan};
     mnw_nld_cfg cfg = nld_cfg(o, &js, node_workers(o), first_slot(nodes, mnw_mpi_rank()), jset->worklist_size,
-                              gpu_sharers(nodes, mnw_mpi_size(), mnw_mpi_rank()));
+                              gpu_sharers);
     const int mpiio = jset->output_via == MNW_VIA_MPIIO;
     mnw_nldout nout;
     if (mpiio && mnw_nldout_join(&nout, NULL, NULL, NULL, e)) return MNW_REMOTE_START_FAILED; /* rank 0 says why */
@@ -959,7 +996,7 @@ static void log_node(const mnw_opts *o, const run_state *S)
     const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
     char vis[128] = "";
     if (cvd) snprintf(vis, sizeof vis, "; CUDA_VISIBLE_DEVICES=%.80s", cvd);
-    if (ngpus) LOG_INFO("GPUs: %d (%s%s); CPU workers %s", ngpus, mnw_gpu_build(), vis,
+    if (ngpus) LOG_INFO("GPUs: %d (%s%s%s); CPU workers %s", ngpus, mnw_gpu_build(), vis, gpu_share_note,
                         o->cpu_align ? "align too and finish GPU results (--cpu-align yes)" : "only finish GPU results (default; --cpu-align yes to align too)");
     else LOG_INFO("GPUs: none (%s%s)", gpu_why ? gpu_why : "?", vis);
     if (o->host_applied) LOG_INFO("settings for this host (%s): %s", mnw_mpi_host(), o->host_applied);
@@ -1093,6 +1130,7 @@ int main(int argc, char **argv)
         mnw_oom_set_state(MNW_OOM_START, NULL); /* a run, before its first bookmark */
         if (mnw_topo_load(&topo, &e)) LOG_WARN("hwloc: %s; workers will not be bound", e.msg);
         else topo_ok = 1;
+        share_out_gpus(&o);
         rc = run(&o);
         mnw_topo_free(&topo);
     }

@@ -15,7 +15,8 @@
 # 3600 (no bookmark between the first and the last); c1, c4 and c4np2 are
 # 1 GPU, 4 GPUs and mpirun -np 2 with --cigar on the first NC genes (default
 # 12,000: 71,994,000 pairs, about 21 GB of pairs.tsv.gz), compared with
-# each other. N=GENES: the first N genes of SRC (default devdata/16s-25k.fa.gz;
+# each other; c1l5 and c4l5 the same at --gzip-level 5 (the CIGARs' level
+# before "fast"), p1, p4 and p4np2 PAF alone. N=GENES: the first N genes of SRC (default devdata/16s-25k.fa.gz;
 # devdata/16s-100k.fa.gz for the issue's larger set) instead of all of 16s-25k.
 # Data: the git-ignored devdata/16s-25k.fa.gz, carried.
 set -uo pipefail
@@ -41,7 +42,7 @@ start)
         declare -A rate1 ref
         in=devdata/16s-25k.fa.gz cin=$W/c.fa
         if [ -n "$N" ]; then in=$W/s.fa; bench_genes "$N" $in "$SRC"; fi
-        case " $only " in *" c"[0-9]*) bench_genes "$NC" $cin ;; esac
+        case " $only " in *" c"[0-9]* | *" p"[0-9]*) bench_genes "$NC" $cin ;; esac
         one() { # one GROUP NAME INPUT COMMAND...: a run into $W/NAME, compared with its group'"'"'s first
             local g=$1 name=$2 input=$3 d=$W/$2 rate wall user sys
             shift 3
@@ -52,8 +53,9 @@ start)
             rate=$(sed -n "s/.*INFO done: [0-9]* pairs in [0-9.]*s: \([0-9]*\) pairs\/s.*/\1/p" $d/mnw.log)
             [ -z "${rate1[$g]:-}" ] && rate1[$g]=$rate
             echo "   wall $wall s, CPU user $user s + system $sys s; $(grep -o "done: .*" $d/mnw.log)" >>"$res"
+            echo "   sizes: $(cd $d && stat -c "%n %s" ./*.gz | tr "\n" " ")" >>"$res"
             [ -n "$rate" ] && awk -v r="$rate" -v b="${rate1[$g]}" -v f="${ref[$g]:-$name}" "BEGIN{printf \"   speed-up %.3fx against %s\n\", r/b, f}" >>"$res"
-            grep -E "INFO (GPUs:|GPU dispatcher|rank [0-9]+ \(|done|cld:|bookmarks:|[0-9]+ ranks?,|topology:)" $d/mnw.log | sed "s/^[^]]*] /   /" | cut -c1-300 >>"$res"
+            grep -E "INFO (GPUs:|GPU dispatcher|rank [0-9]+ \(|done|cld:|bookmarks:|[0-9]+ ranks?,|topology:|gzip levels)" $d/mnw.log | sed "s/^[^]]*] /   /" | cut -c1-300 >>"$res"
             grep -E "INFO GPU [0-9]+: [0-9]+ pairs in|finished first by" $d/mnw.log | sed "s/^[^]]*] /   /" | cut -c1-300 >>"$res"
             sed -n "s/.*INFO \(GPU [0-9]*\): .*bus \([0-9a-f:.]*\): .*(opened in \([^)]*\)).*/   \1 at \2 opened in \3/p" $d/mnw.log >>"$res"
             if [ -z "${ref[$g]:-}" ]; then
@@ -62,7 +64,8 @@ start)
                     echo "   $f: $(stat -c %s $d/$f) bytes, piecewise sha256 (bench_phash) $(bench_phash $d/$f)" >>"$res"
                 done
             else
-                for f in pairs.tsv.gz dist.column.gz; do
+                for f in pairs.tsv.gz dist.column.gz alignments.paf.gz; do
+                    [ -e $d/$f ] || continue
                     cmp -s $W/${ref[$g]}/$f $d/$f && echo "   $f byte-identical to the ${ref[$g]} run" >>"$res" ||
                         echo "   $f DIFFERS from the ${ref[$g]} run" >>"$res"
                 done
@@ -81,6 +84,11 @@ start)
             c1) one c c1 $cin bin/mnw --gpus 0 --cigar ;;
             c4) one c c4 $cin bin/mnw --gpus 0,1,2,3 --cigar ;;
             c4np2) one c c4np2 $cin mpirun -np 2 --bind-to none sh -c "CUDA_VISIBLE_DEVICES=\$((2 * OMPI_COMM_WORLD_LOCAL_RANK)),\$((2 * OMPI_COMM_WORLD_LOCAL_RANK + 1)) exec bin/mnw -t $((nc / 2 - 2)) \"\$@\"" sh --cigar ;;
+            c1l5) one l c1l5 $cin bin/mnw --gpus 0 --cigar --gzip-level 5 ;;
+            c4l5) one l c4l5 $cin bin/mnw --gpus 0,1,2,3 --cigar --gzip-level 5 ;;
+            p1) one p p1 $cin bin/mnw --gpus 0 --outputs paf ;;
+            p4) one p p4 $cin bin/mnw --gpus 0,1,2,3 --outputs paf ;;
+            p4np2) one p p4np2 $cin mpirun -np 2 --bind-to none sh -c "CUDA_VISIBLE_DEVICES=\$((2 * OMPI_COMM_WORLD_LOCAL_RANK)),\$((2 * OMPI_COMM_WORLD_LOCAL_RANK + 1)) exec bin/mnw -t $((nc / 2 - 2)) \"\$@\"" sh --outputs paf ;;
             esac
         done
         rm -rf $W

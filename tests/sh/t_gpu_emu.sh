@@ -135,6 +135,17 @@ ok "2 MPI ranks of one host, both with the emulated GPU" mpmd -np 2 "$EMU" -q -i
 check "2 GPU ranks on one host: each takes 1/2 of a GPU's free memory (38%), byte-identical to the CPU run" \
     'grep -q "GPU memory: 2 ranks of this host drive GPUs and may share them: each takes 1/2 of what a GPU has free (38%)" mpi2/mnw.log &&
      same_bytes cpu-c300-lin-20 mpi2'
+# issue 40: two ranks of one host that see the same four devices share them
+# out (nld/gpushare.h): two each, in rank order, no memory split; the bytes
+# are the CPU run's
+rm -rf mpi4
+check "2 MPI ranks of one host seeing 4 emulated GPUs" \
+    'env MNW_EMU_DEVICES=4 "${MPIRUN[@]}" -np 2 "$EMU" -i c300.fa -o mpi4 "${ALL_OUTPUTS[@]}" --threads 1 \
+        --worklist-size 20 --gpu-batch 7 >mpi4.out 2>&1' || sed 's/^/#   /' mpi4.out | tail -20
+check "2 ranks over 4 GPUs: devices 0-1 and 2-3, one rank each, no memory split, byte-identical to the CPU run" \
+    'grep -q "^[^ ]* [^ ]* \[0/.*GPUs: 2 (.*devices 0-1 of the 4 that 2 ranks of this host see (--gpus auto shares them out))" mpi4.out &&
+     grep -q "^[^ ]* [^ ]* \[1/.*GPUs: 2 (.*devices 2-3 of the 4 that 2 ranks of this host see (--gpus auto shares them out))" mpi4.out &&
+     ! grep -q "GPU memory: 2 ranks" mpi4.out && grep -q "rank 1 (.*; 2 GPUs" mpi4/mnw.log && same_bytes cpu-c300-lin-20 mpi4'
 # issue 39: the GPU filter. With the plan on, the lists the GPU takes are
 # filtered on the device (gpu_prune_int.cuh) before the DP: the outputs
 # (pairs.tsv.gz and PAF filtered by --cutoff-scope all) are the CPU run's

@@ -51,6 +51,39 @@ check "array: two tasks, one at a time, no requeue" \
 check "array: each task its input and OUTBASE/NAME" \
     'has base/mnw-array.sbatch "inputs=($TMP/a.fa $TMP/b.fa)" && has base/mnw-array.sbatch "outdirs=($TMP/base/a $TMP/base/b)"'
 
+# issue 40: a node of more GPUs than --gpus-per-rank (default 2) runs several
+# ranks that share its GPUs out (mnw does, nld/gpushare.h)
+sub g4 --dry-run -i a.fa -o g4 -G 4 -c 30
+check "-G 4 on one node: two ranks of 30 CPUs, launched by srun (pmix), --ranks-per-node 2" \
+    '[ $rc -eq 0 ] && has g4.sbatch "#SBATCH --ntasks=2" && has g4.sbatch "#SBATCH --cpus-per-task=30" && has g4.sbatch "#SBATCH --gres=gpu:4" &&
+     grep -q -- "--launcher srun .*--mpi pmix --ranks-per-node 2 --" g4.sbatch'
+sub g2 --dry-run -i a.fa -o g2 -G 2
+check "-G 2 on one node: one process drives both (no launcher)" \
+    '[ $rc -eq 0 ] && has g2.sbatch "#SBATCH --ntasks=1" && grep -q -- "--launcher none " g2.sbatch && ! grep -q -- "--ranks-per-node" g2.sbatch'
+sub g8 --dry-run -i a.fa -o g8 -N 2 -G 8 --gpus-per-rank 4 --launcher mpirun
+check "-N 2 -G 8 --gpus-per-rank 4: two ranks a node, mpirun" \
+    '[ $rc -eq 0 ] && has g8.sbatch "#SBATCH --ntasks-per-node=2" && grep -q -- "--launcher mpirun .*--ranks-per-node 2 --" g8.sbatch'
+sub g3 --dry-run -i a.fa -o g3 -G 3 --gpus-per-rank 1
+check "-G 3 --gpus-per-rank 1: three ranks" '[ $rc -eq 0 ] && has g3.sbatch "#SBATCH --ntasks=3"'
+# mnw-job's launch line with R ranks a node, through a stand-in srun and
+# mpirun that print their arguments (the real ones: tests/slurm)
+mkdir -p fakebin
+printf '#!/bin/sh\necho "$0 $*" >>"%s/launched"\n' "$TMP" >fakebin/srun
+cp fakebin/srun fakebin/mpirun
+chmod +x fakebin/srun fakebin/mpirun
+rm -f launched
+for l in srun mpirun; do
+    PATH=$TMP/fakebin:$PATH SLURM_CPUS_ON_NODE=64 "$ROOT/slurm/mnw-job" --mnw "$MNW" --outdir "$TMP/mj-$l" --input a.fa \
+        --launcher $l --ranks-per-node 2 -- -t 1 >mj-$l.log 2>&1
+done
+check "mnw-job --ranks-per-node 2 on a whole node of 64 CPUs: srun -n 2 a node, 32 CPUs each" \
+    'grep -q "srun --mpi=pmix --ntasks-per-node=2 --cpus-per-task=32 --cpu-bind=none --kill-on-bad-exit=1 $MNW -i a.fa -o $TMP/mj-srun -t 1$" launched'
+check "mnw-job --ranks-per-node 2 with mpirun: ppr:2:node, SLURM_CPUS_PER_TASK=32 for each rank" \
+    'grep -q "mpirun --map-by ppr:2:node --bind-to none -x SLURM_CPUS_PER_TASK=32 $MNW -i a.fa -o $TMP/mj-mpirun -t 1$" launched'
+"$ROOT/slurm/mnw-job" --mnw "$MNW" --outdir "$TMP/mj-none" --input a.fa --launcher none --ranks-per-node 2 >mj-none.log 2>&1
+rc=$?
+check "mnw-job --ranks-per-node 2 without a launcher: refused" '[ $rc -eq 2 ] && grep -q "needs a launcher" mj-none.log'
+
 # a value with white space or shell characters reaches mnw as one word
 sub quote --dry-run -i a.fa -o run4 -- --host 'n*:threads=2' --label 'a b'
 check "mnw options are quoted for the shell" "grep -qF -- \"--host n\\\\*:threads=2 --label a\\\\ b\" run4.sbatch"
@@ -241,6 +274,7 @@ bash mj/mnw-merge.sbatch >mj.log 2>&1
 rc=$?
 check "merge job: a shard in the merged directory: refused" '[ $rc -eq 2 ] && grep -q "is the directory of merged too" mj.log' || sed 's/^/#   /' mj.log
 
+refuse "--gpus-per-rank 0" "--gpus-per-rank '0' is not a positive number" --gpus-per-rank 0 -G 4 -i a.fa -o new
 refuse "--shards with --array" "--shards and --array do not mix" --shards 2 --array -o base3 a.fa
 refuse "--shards on 2 nodes" "--shards runs each shard on one node" --shards 2 -N 2 -i a.fa -o new
 refuse "--shard among the mnw options" "'--shard=1/2': mnw-submit --shards gives each task" --shards 2 -i a.fa -o new -- --shard=1/2

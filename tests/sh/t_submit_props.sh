@@ -222,7 +222,7 @@ for ((k = 1; k <= cases; k++)); do
     declare -A E=([NAME]=$name [PARTITION]=$partition [NODES]=2 [CPUS]='' [EXCLUSIVE]=--exclusive [GPUS]=''
         [TIME]=$time [LEAD]=300 [REQUEUE]=--requeue [LOG]=$PWD/$out.slurm-%j.out [ARRAY]=''
         [CPU_PARTITION]=$cp [CPU_NODES]=1 [CPU_CPUS]='' [CPU_EXCLUSIVE]=--exclusive
-        [GPU_PARTITION]=gpu [GPU_NODES]=1 [GPU_CPUS]='' [GPU_EXCLUSIVE]=--exclusive)
+        [GPU_PARTITION]=gpu [GPU_NODES]=1 [GPU_CPUS]='' [GPU_EXCLUSIVE]=--exclusive [RANKS]=1)
     [ "$kind" = het ] && E[GPUS]=1
     [ "$kind" = array ] && E[LOG]=$PWD/$out/slurm-%A_%a.out E[ARRAY]=0-$((${#inputs[@]} - 1))
     expect_sbatch "$script" "$TPL/$tpl.sbatch" || fail "the #SBATCH lines are not the template's with the values"
