@@ -121,6 +121,7 @@ static inline void count_runs(int fam, const uint32_t *ops, size_t nops, const u
     }
     c->first_gap = nops && MNW_RUN_OP(ops[0]) >= MNW_OP_I ? MNW_RUN_LEN(ops[0]) : 0;
     c->last_gap = nops >= 2 && MNW_RUN_OP(ops[nops - 1]) >= MNW_OP_I ? MNW_RUN_LEN(ops[nops - 1]) : 0;
+    c->ends_one_row = c->first_gap && c->last_gap && MNW_RUN_OP(ops[0]) == MNW_RUN_OP(ops[nops - 1]);
     if (st->mismatches) c->eq += (uint32_t)x_matches(fam, ops, nops, a, na, b, nb);
 }
 
@@ -144,36 +145,46 @@ static double id_vsearch(mnw_idkind kind, const mnw_pathfig *c, size_t na, size_
     }
 }
 
-/* mothur computes a distance diff/den (1 when den is 0, clamped to 1 by its
- * cutoff test); identity = 1 - distance. */
-static double mothur_id(uint64_t diff, uint64_t den)
+/* mothur's distance: diff/den as it divides (1 when den is 0, clamped to 1
+ * by its cutoff test); the identity is 1 - distance, and the distance is
+ * this quotient itself (not 1 - identity, which can differ in the last bit
+ * and print another sixth digit: 13/1280 is 0.0101563 as mothur prints it,
+ * 1 - (1 - 13/1280) 0.0101562). */
+static mnw_iddist mothur_dist(uint64_t diff, uint64_t den)
 {
-    if (den == 0) return 0.0;
+    mnw_iddist r = {0.0, 1.0};
+    if (den == 0) return r;
     double dist = (double)diff / (double)den;
     if (dist > 1.0) dist = 1.0;
-    return 1.0 - dist;
+    r.dist = dist;
+    r.id = 1.0 - dist;
+    return r;
 }
 
-static double id_mothur(mnw_idkind kind, int countends, const mnw_pathfig *c)
+static mnw_iddist id_mothur(mnw_idkind kind, int countends, const mnw_pathfig *c)
 {
     uint64_t mism = (uint64_t)c->pairs - c->eq;
-    if (kind == MNW_ID_MOTHUR_NOGAPS) return mothur_id(mism, c->pairs);
+    if (kind == MNW_ID_MOTHUR_NOGAPS) return mothur_dist(mism, c->pairs);
     if (countends) {
-        if (kind == MNW_ID_MOTHUR_ONEGAP) return mothur_id(mism + c->gap_opens, (uint64_t)c->pairs + c->gap_opens);
-        return mothur_id(mism + c->gaps, fig_len(c)); /* eachgap */
+        if (kind == MNW_ID_MOTHUR_ONEGAP) return mothur_dist(mism + c->gap_opens, (uint64_t)c->pairs + c->gap_opens);
+        return mothur_dist(mism + c->gaps, fig_len(c)); /* eachgap */
     }
-    if (c->pairs == 0) return 0.0; /* no overlap: distance 1 */
+    if (c->pairs == 0) return mothur_dist(0, 0); /* no overlap: distance 1 */
     if (kind == MNW_ID_MOTHUR_ONEGAP) {
         /* from the first to the last pair column; mothur's denominator is
          * one less than the columns it counts (onegapignore.cpp) */
         uint64_t gi = (uint64_t)c->gap_opens - c->lead_runs - c->trail_runs;
-        return mothur_id(mism + gi, c->pairs + gi - 1);
+        return mothur_dist(mism + gi, c->pairs + gi - 1);
     }
-    /* eachgap: from the first to the last pair column, plus, in the
-     * numerator only, the trailing gap runs before the final one */
+    /* eachgap: its denominator from the first to the last pair column, its
+     * differences counted on after the last pair column until a column
+     * marked missing ('.'); mothur marks a row's trailing gaps so only when
+     * the row begins with a gap (Sequence::setAligned), so the final run
+     * stops the count only when it is a gap run of the row whose gaps
+     * also begin the alignment, and is counted otherwise */
     uint64_t gci = (uint64_t)c->gaps - c->lead_cols - c->trail_cols;
-    uint64_t extra = c->trail_runs ? (uint64_t)c->trail_cols - c->last_gap : 0;
-    return mothur_id(mism + gci + extra, c->pairs + gci);
+    uint64_t extra = (uint64_t)c->trail_cols - (c->ends_one_row ? c->last_gap : 0);
+    return mothur_dist(mism + gci + extra, c->pairs + gci);
 }
 
 static int fam_of(mnw_idkind kind)
@@ -212,34 +223,51 @@ void mnw_pathfig_stats(const mnw_pathfig *f, mnw_alnstats *st)
     st->gaps = f->gaps;
 }
 
-double mnw_identity_fig(const mnw_iddef *d, const mnw_pathfig *f, size_t na, size_t nb)
+static mnw_iddist of_id(double id)
+{
+    mnw_iddist r = {id, 1.0 - id};
+    return r;
+}
+
+mnw_iddist mnw_iddist_fig(const mnw_iddef *d, const mnw_pathfig *f, size_t na, size_t nb)
 {
     switch (d->kind) {
     case MNW_ID_VSEARCH0:
     case MNW_ID_VSEARCH1:
     case MNW_ID_VSEARCH2:
     case MNW_ID_VSEARCH3:
-    case MNW_ID_VSEARCH4: return id_vsearch(d->kind, f, na, nb);
-    case MNW_ID_NEEDLE: return ratio(f->eq, fig_len(f));
+    case MNW_ID_VSEARCH4: return of_id(id_vsearch(d->kind, f, na, nb));
+    case MNW_ID_NEEDLE: return of_id(ratio(f->eq, fig_len(f)));
     case MNW_ID_MOTHUR_ONEGAP:
     case MNW_ID_MOTHUR_EACHGAP:
     case MNW_ID_MOTHUR_NOGAPS: return id_mothur(d->kind, d->countends, f);
     }
-    return 0.0;
+    return of_id(0.0);
 }
 
-double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
-                          const uint8_t *b, size_t nb, mnw_alnstats *st)
+double mnw_identity_fig(const mnw_iddef *d, const mnw_pathfig *f, size_t na, size_t nb)
+{
+    return mnw_iddist_fig(d, f, na, nb).id;
+}
+
+mnw_iddist mnw_iddist_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                            const uint8_t *b, size_t nb, mnw_alnstats *st)
 {
     mnw_pathfig c;
     mnw_alnstats own;
     if (!st) st = &own;
     if ((int)d->kind < 0 || (int)d->kind >= MNW_ID_NKINDS) {
         mnw_runs_stats(ops, nops, st);
-        return 0.0;
+        return of_id(0.0);
     }
     count_runs(fam_of(d->kind), ops, nops, a, na, b, nb, &c, st);
-    return mnw_identity_fig(d, &c, na, nb);
+    return mnw_iddist_fig(d, &c, na, nb);
+}
+
+double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                          const uint8_t *b, size_t nb, mnw_alnstats *st)
+{
+    return mnw_iddist_stats(d, ops, nops, a, na, b, nb, st).id;
 }
 
 double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,

@@ -13,7 +13,8 @@
  * count in each tool, the values of the degenerate cases, and how each was
  * checked against the real tool (tests/sh/t_identity_tools.sh).
  *
- * Distance = 1 - identity for every definition.
+ * Distance = 1 - identity for every definition, computed as the tool does:
+ * mothur's as its quotient (mnw_iddist), the others' as 1 - identity.
  *
  * Ownership: nothing is allocated; mnw_iddef is a plain value.
  * Thread-safety: every function is reentrant and reads only its arguments
@@ -76,6 +77,21 @@ double mnw_identity(const mnw_iddef *d, const uint32_t *ops, size_t nops,
  * The codes are read only when an 'X' run holds an ambiguity code. */
 double mnw_identity_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
                           const uint8_t *b, size_t nb, mnw_alnstats *st);
+
+/* An alignment's identity and distance under a definition. The distance is
+ * 1 - identity, computed as the tool computes it: mothur divides its
+ * differences by its columns, so its definitions' distance is that
+ * quotient (and the identity 1 - it), which prints the digits mothur
+ * prints; the others' is 1 - identity. */
+typedef struct {
+    double id, dist;
+} mnw_iddist;
+
+/* mnw_identity_stats with the distance too (what the outputs print). */
+mnw_iddist mnw_iddist_stats(const mnw_iddef *d, const uint32_t *ops, size_t nops, const uint8_t *a, size_t na,
+                            const uint8_t *b, size_t nb, mnw_alnstats *st);
+/* mnw_identity_fig with the distance too. */
+mnw_iddist mnw_iddist_fig(const mnw_iddef *d, const mnw_pathfig *f, size_t na, size_t nb);
 
 /* The figures (pathfig.h) of the alignment ops[0..nops) of a with b, as
  * mnw_identity_stats counts them for definition d (its rule for the

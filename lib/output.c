@@ -74,14 +74,14 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
         const char *id_j = mnw_seq_id(s, j);
         size_t lj = strlen(id_j);
         mnw_alnstats st;
-        double id;
+        mnw_iddist idd;
         if (a->has_fig) { /* counts mode: no runs (and no CIGAR or PAF output: mnw_outsel_needs_runs) */
-            id = mnw_identity_fig(&sp->iddef, &a->fig, na, nb);
+            idd = mnw_iddist_fig(&sp->iddef, &a->fig, na, nb);
             mnw_pathfig_stats(&a->fig, &st);
         } else {
-            id = mnw_identity_stats(&sp->iddef, a->ops, a->nops, ca, na, cb, nb, &st);
+            idd = mnw_iddist_stats(&sp->iddef, a->ops, a->nops, ca, na, cb, nb, &st);
         }
-        double dist = 1.0 - id;
+        const double id = idd.id, dist = idd.dist;
         const int within = !(sp->cutoff >= 0.0 && dist > sp->cutoff); /* the cutoff's one test */
         const int all_within = within || sp->cutoff_scope != MNW_CUTOFF_SCOPE_ALL; /* pairs.tsv, PAF */
         if (sp->enabled[MNW_OUT_PAIRS] && all_within) {

@@ -30,6 +30,10 @@ typedef struct {
     uint32_t first_gap;  /* length of the first run when it is a gap run, else 0 */
     uint32_t last_gap;   /* length of the last run when it is a gap run and not also
                             the first run, else 0 */
+    uint32_t ends_one_row; /* 1 when the first and the last run are gap runs of the same
+                              sequence (two runs or more): mothur marks a row's terminal
+                              gaps as missing data only in a row that begins with a gap,
+                              which eachgap countends=F tells apart (docs/IDENTITY.md) */
 } mnw_pathfig;
 
 /* Which aligned columns an identity definition counts as identical: bit y

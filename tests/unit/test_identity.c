@@ -10,7 +10,9 @@
  *                            rows, '-' or '.' for gaps) from stdin; prints
  *                            "FIELD...<TAB>na<TAB>nb<TAB>L" followed by the
  *                            identity (%.10f) of every definition in the
- *                            order of rows_defs[] below, tab-separated.
+ *                            order of rows_defs[] below, then the distance
+ *                            of each as dist.column.gz prints it (%g, 6
+ *                            digits, mnw_fmt_g), tab-separated.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "lib/aln.h"
+#include "lib/fmtnum.h"
 #include "lib/identity.h"
 #include "lib/seq.h"
 #include "lib/util.h"
@@ -118,6 +121,12 @@ static int rows_mode(void)
         printf("%zu\t%zu\t%zu", p.na, p.nb, L);
         for (size_t k = 0; k < N_ROWS_DEFS; k++)
             printf("\t%.10f", mnw_identity(&rows_defs[k], p.aln.ops, p.aln.nops, p.a, p.na, p.b, p.nb));
+        for (size_t k = 0; k < N_ROWS_DEFS; k++) { /* each distance as dist.column.gz prints it */
+            char d[MNW_FMT_DBL_MAX];
+            mnw_iddist x = mnw_iddist_stats(&rows_defs[k], p.aln.ops, p.aln.nops, p.a, p.na, p.b, p.nb, NULL);
+            d[mnw_fmt_g(d, x.dist, 6)] = 0;
+            printf("\t%s", d);
+        }
         printf("\n");
         pair_free(&p);
     }
@@ -187,8 +196,11 @@ static double ref_needle(const char *A, const char *B)
     return L ? (double)id / L : 0;
 }
 
-/* mothur's view of a row: upper case, letters other than ACGTN read as N,
- * and (mothur's aligned-FASTA convention) terminal gaps written as '.'. */
+/* mothur's view of a row as pairwise.seqs hands it to the calculators
+ * (Sequence::setAligned): upper case, letters other than ACGTN read as N,
+ * and, only in a row that begins with a gap, its leading and trailing gaps
+ * marked missing ('.'); a row that begins with a base keeps its trailing
+ * gaps as '-'. */
 static char *mothur_row(const char *r)
 {
     size_t L = strlen(r);
@@ -197,8 +209,10 @@ static char *mothur_row(const char *r)
         char c = r[i];
         s[i] = (c == 0 || c == '-' || c == '.' || strchr("ACGTN", c)) ? c : 'N';
     }
-    for (size_t i = 0; i < L && s[i] == '-'; i++) s[i] = '.';
-    for (size_t i = L; i > 0 && s[i - 1] == '-'; i--) s[i - 1] = '.';
+    if (L && s[0] == '-') {
+        for (size_t i = 0; i < L && s[i] == '-'; i++) s[i] = '.';
+        for (size_t i = L; i > 0 && s[i - 1] == '-'; i--) s[i - 1] = '.';
+    }
     return s;
 }
 
@@ -315,9 +329,14 @@ static void hand_cases(void)
         /* b longer at both ends: terminal gaps in a (D runs) */
         {"terminal gaps in a", "--ACGTACGT---", "TTACGTACGTGGG",
          {1, 8. / 13, 1, 11. / 13, 8. / 13, 8. / 13, .8, 8. / 13, 1, 1, 1, 1}},
-        /* leading gap in b, trailing gap in a */
+        /* leading gap in b, trailing gap in a: a begins with a base, so
+         * mothur keeps its trailing gaps as '-' and eachgap countends=F
+         * counts them (2 of the 6 columns from the first to the last pair) */
         {"terminal gaps on both sides", "TTACGTAC--", "--ACGTACGG",
-         {.75, .6, 1, .75, .6, .6, .75, .6, 1, 1, 1, 1}},
+         {.75, .6, 1, .75, .6, .6, .75, .6, 1, 1, 1 - 2. / 6, 1}},
+        /* both ends gaps of b, which begins with them: both marked missing */
+        {"terminal gaps of one row", "TTACGTACGG", "--ACGTAC--",
+         {1, .6, 1, .8, .6, .6, 1 - 2. / 8, .6, 1, 1, 1, 1}},
         /* internal gap in a (D2) and in b (I1) */
         {"internal gaps in both", "ACGTA--CGTACG", "ACG-ACCCGTACG",
          {10. / 11, 10. / 13, 10. / 13, 10. / 12, 10. / 13, 10. / 13, 1 - 2. / 12, 10. / 13, 1,
@@ -479,6 +498,38 @@ static void rows_conversion(void)
     T_OK(from_rows("ACXT", "ACGT", &p) == -1, "non-nucleotide letter rejected");
 }
 
+/* Deliverable 5 of issue 41: a mothur definition's distance is its quotient
+ * as mothur divides it, so that it prints mothur's sixth digit: 13
+ * differences in 1280 columns is 0.0101563 in mothur's files; 1 - identity
+ * prints 0.0101562. Every mothur definition on such a pair, and one where
+ * the identity is printed (vsearch2: 1 - identity, as before). */
+static void exact_distances(void)
+{
+    char A[1281], B[1281];
+    memset(A, 'A', 1280);
+    memset(B, 'A', 1280);
+    memset(B + 600, 'C', 13);
+    A[1280] = B[1280] = 0;
+    pairaln p;
+    if (from_rows(A, B, &p) != 0) {
+        T_OK(0, "exact distances: rows parse");
+        return;
+    }
+    for (size_t k = 6; k < N_ROWS_DEFS; k++) {
+        if (rows_defs[k].kind == MNW_ID_MOTHUR_ONEGAP && !rows_defs[k].countends) continue; /* 13/1279 */
+        mnw_iddist d = mnw_iddist_stats(&rows_defs[k], p.aln.ops, p.aln.nops, p.a, p.na, p.b, p.nb, NULL);
+        char got[MNW_FMT_DBL_MAX], alt[MNW_FMT_DBL_MAX];
+        got[mnw_fmt_g(got, d.dist, 6)] = 0;
+        alt[mnw_fmt_g(alt, 1.0 - d.id, 6)] = 0;
+        T_OK(d.dist == 13.0 / 1280.0 && !strcmp(got, "0.0101563") && !strcmp(alt, "0.0101562") && d.id == 1.0 - d.dist,
+             "%s: 13/1280 is the quotient, printed %s as mothur does (1 - identity would print %s)",
+             mnw_iddef_name(&rows_defs[k]), got, alt);
+    }
+    mnw_iddist v = mnw_iddist_stats(&rows_defs[2], p.aln.ops, p.aln.nops, p.a, p.na, p.b, p.nb, NULL);
+    T_OK(v.id == 1267.0 / 1280.0 && v.dist == 1.0 - v.id, "vsearch2: identity 1267/1280, distance 1 - identity");
+    pair_free(&p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--rows") == 0) return rows_mode();
@@ -490,5 +541,6 @@ int main(int argc, char **argv)
     names();
     rows_conversion();
     random_alignments();
+    exact_distances();
     return t_exit();
 }

@@ -49,9 +49,9 @@ static int same_fig(const mnw_pathfig *x, const mnw_pathfig *y) { return !memcmp
 
 static void fig_str(const mnw_pathfig *f, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "pairs %u matches %u eq %u opens %u gaps %u lead %u/%u trail %u/%u first %u last %u", f->pairs,
-             f->matches, f->eq, f->gap_opens, f->gaps, f->lead_cols, f->lead_runs, f->trail_cols, f->trail_runs,
-             f->first_gap, f->last_gap);
+    snprintf(buf, cap, "pairs %u matches %u eq %u opens %u gaps %u lead %u/%u trail %u/%u first %u last %u one-row ends %u",
+             f->pairs, f->matches, f->eq, f->gap_opens, f->gaps, f->lead_cols, f->lead_runs, f->trail_cols,
+             f->trail_runs, f->first_gap, f->last_gap, f->ends_one_row);
 }
 
 /* Codes of a made-up sequence: len codes from s (a string of seq.h letters). */
@@ -137,7 +137,8 @@ int main(void)
     }
     for (size_t mi = 0; mi < NMODES; mi++) {
         const mnw_scoring *sc = &modes[mi];
-        long bad_fig = 0, bad_id = 0, bad_st = 0, bad_flag = 0, seen_lead = 0, seen_trail = 0, seen_id = 0;
+        long bad_fig = 0, bad_id = 0, bad_st = 0, bad_flag = 0, seen_lead = 0, seen_trail = 0, seen_id = 0,
+             seen_one_row = 0;
         char first_bad[1024] = "";
         for (int p = 0; p < ng; p++) {
             const group *x = &P[p];
@@ -164,10 +165,14 @@ int main(void)
                                  w, g);
                     }
                     mnw_alnstats s1, s2;
-                    double id1 = mnw_identity_stats(&defs[d], R->ops, R->nops, x->a, m, x->b[l], n, &s1);
-                    double id2 = mnw_identity_fig(&defs[d], &F->fig, m, n);
+                    mnw_iddist id1 = mnw_iddist_stats(&defs[d], R->ops, R->nops, x->a, m, x->b[l], n, &s1);
+                    mnw_iddist id2 = mnw_iddist_fig(&defs[d], &F->fig, m, n);
+                    double id3 = mnw_identity_stats(&defs[d], R->ops, R->nops, x->a, m, x->b[l], n, NULL);
                     mnw_pathfig_stats(&F->fig, &s2);
-                    if (memcmp(&id1, &id2, sizeof id1)) bad_id++;
+                    if (memcmp(&id1.id, &id2.id, sizeof id1.id) || memcmp(&id1.dist, &id2.dist, sizeof id1.dist) ||
+                        memcmp(&id1.id, &id3, sizeof id3))
+                        bad_id++;
+                    if (want.ends_one_row) seen_one_row++;
                     if (memcmp(&s1, &s2, sizeof s1)) bad_st++;
                     if (want.lead_cols && want.pairs) seen_lead++;
                     if (want.trail_runs > 1) seen_trail++;
@@ -181,9 +186,9 @@ int main(void)
                            "(%ld differ)%s%s",
              mi, sc->match, sc->mismatch, sc->gap_open, sc->gap_extend, sc->free_ends ? " free ends" : "", np, NIDDEFS,
              bad_fig, bad_fig ? "; first: " : "", first_bad);
-        T_OK(bad_id == 0 && bad_st == 0, "mode %zu: identity and pairs.tsv figures from the figures == from the runs, "
-                                         "bit for bit (%ld, %ld differ)",
-             mi, bad_id, bad_st);
+        T_OK(bad_id == 0 && bad_st == 0, "mode %zu: identity, distance and pairs.tsv figures from the figures == from "
+                                         "the runs, bit for bit (%ld, %ld differ; %ld pairs with both ends gaps of one row)",
+             mi, bad_id, bad_st, seen_one_row);
         T_OK(seen_lead > 0 && seen_id > 0, "mode %zu: the pairs cover leading gaps (%ld) and ambiguity columns counted as "
                                            "identical (%ld); several trailing runs: %ld",
              mi, seen_lead, seen_id, seen_trail);

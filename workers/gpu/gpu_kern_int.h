@@ -55,7 +55,7 @@
 #define MNW_GPU_RB 16 /* rows per block (one direction word) */
 #define MNW_GPU_NEG (-(1 << 30))
 #define MNW_GPU_DSCAN_ROWS 512 /* DScan-mNW's on-chip rows: 32 lanes x 16 */
-#define MNW_GPU_FIG_WORDS 11   /* counts mode: a pair's figures (mnw_pathfig, as words) in the packed buffer */
+#define MNW_GPU_FIG_WORDS 12   /* counts mode: a pair's figures (mnw_pathfig, as words) in the packed buffer */
 
 /* kernel ids (gpu.h's MNW_GPU_KERNEL_* are the same numbers for the first
  * three). DSCAN2 and TILED2 are DScan-mNW and TiledDScan-mNW with two pairs

@@ -108,6 +108,7 @@ typedef struct {
     uint32_t nruns, seen_pair;  /* runs closed; an aligned run was closed */
     uint32_t pend_cols, pend_runs; /* gaps closed since the last aligned run */
     uint32_t end_gap;           /* the alignment's last run, when a gap run */
+    uint32_t end_op;            /* the alignment's last run's op */
 } mnw_tbw_sink;
 
 MNW_TB_HD void mnw_tbw_sink_init(mnw_tbw_sink *k, uint32_t *runs, mnw_pathfig *f, const mnw_eqtab *eqt)
@@ -116,10 +117,11 @@ MNW_TB_HD void mnw_tbw_sink_init(mnw_tbw_sink *k, uint32_t *runs, mnw_pathfig *f
     k->nr = 0;
     k->f = f;
     k->eqt = eqt;
-    k->op = k->len = k->nruns = k->seen_pair = k->pend_cols = k->pend_runs = k->end_gap = 0;
+    k->op = k->len = k->nruns = k->seen_pair = k->pend_cols = k->pend_runs = k->end_gap = k->end_op = 0;
     if (f) {
         f->pairs = f->matches = f->eq = f->gap_opens = f->gaps = 0;
         f->lead_cols = f->lead_runs = f->trail_cols = f->trail_runs = f->first_gap = f->last_gap = 0;
+        f->ends_one_row = 0;
     }
 }
 
@@ -128,7 +130,10 @@ MNW_TB_HD void mnw_tbw_close(mnw_tbw_sink *k)
     mnw_pathfig *f = k->f;
     const uint32_t op = k->op, len = k->len;
     const uint32_t gap = op >= MNW_TBW_I;
-    if (k->nruns == 0) k->end_gap = gap ? len : 0;
+    if (k->nruns == 0) {
+        k->end_gap = gap ? len : 0;
+        k->end_op = op;
+    }
     f->first_gap = gap ? len : 0; /* the last closed is the first run */
     if (!gap) {
         f->pairs += len;
@@ -229,6 +234,8 @@ MNW_TB_HD void mnw_tb_walk_fig(const mnw_dirview *v, int affine, int re, int ce,
         f->lead_runs = f->trail_runs;
     }
     f->last_gap = k.nruns >= 2 ? k.end_gap : 0;
+    /* the last run closed is the first: its op is k.op */
+    f->ends_one_row = k.nruns >= 2 && f->first_gap && f->last_gap && k.op == k.end_op;
     f->eq += f->matches;
 }
 
