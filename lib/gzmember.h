@@ -18,8 +18,10 @@
 #include "lib/buf.h"
 
 /* --gzip-level's settings besides 1-9: AUTO (the default) is 5 for every
- * output but those that hold CIGARs, which take FAST (outsel.h:
- * mnw_outsel_gzip_level); FAST is igzip's level MNW_GZIP_FAST_ISAL. The
+ * output (outsel.h: mnw_outsel_gzip_level); FAST, asked for, is igzip's
+ * level MNW_GZIP_FAST_ISAL, whose members are the same text but, in mnw
+ * runs, not always the same bytes from one run to the next (a few members
+ * in one run of five; not reproduced outside mnw: docs/DECISIONS.md). The
  * values travel in bookmarks (as their names) and on the wire (as these
  * numbers). Level 2, not 3: igzip's levels 1 and 2 write the same bytes
  * on every x86-64 CPU with SSE4.2 (its SSE, AVX2 and AVX-512 code,

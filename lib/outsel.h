@@ -38,13 +38,15 @@ static inline int mnw_outsel_needs_runs(int mask, int cigar)
 }
 
 /* The gzip level output o is written at under --gzip-level `setting`
- * (gzmember.h): AUTO gives the outputs that hold CIGARs (pairs.tsv with
- * cigar set, PAF) MNW_GZIP_FAST and the others MNW_GZIP_LEVEL_PLAIN; any
- * other setting applies to every output. */
+ * (gzmember.h): AUTO is MNW_GZIP_LEVEL_PLAIN for every output (the files
+ * that hold CIGARs too: FAST's members are the same text but not always the
+ * same bytes from one run to the next, docs/DECISIONS.md, so it is not a
+ * default); any other setting applies to every output. o and cigar are for
+ * a rule that tells outputs apart. */
 static inline int mnw_outsel_gzip_level(int setting, int o, int cigar)
 {
-    if (setting != MNW_GZIP_AUTO) return setting;
-    return ((cigar && o == MNW_OUT_PAIRS) || o == MNW_OUT_PAF) ? MNW_GZIP_FAST : MNW_GZIP_LEVEL_PLAIN;
+    (void)o, (void)cigar;
+    return setting == MNW_GZIP_AUTO ? MNW_GZIP_LEVEL_PLAIN : setting;
 }
 
 #endif
