@@ -370,6 +370,7 @@ static void fig_of(int mode, const mnw_scoring *sc, const fwd_end *e, int m, int
         f->matches = num % den ? 0xffffffffu : (uint32_t)(num / den); /* not divisible: a wrong count, caught */
         f->eq = f->matches + (uint32_t)eqamb;
     }
+    f->ends_one_row = 0; /* not tracked here (fig_eq) */
     if (e->p == 0) { /* m = 0 or n = 0: one gap run, or none */
         uint32_t all = (uint32_t)(m + n);
         f->lead_cols = f->trail_cols = f->first_gap = all;
@@ -456,7 +457,14 @@ static group *make_groups(uint64_t npairs, size_t *ng_out)
     return G;
 }
 
-static int fig_eq(const mnw_pathfig *a, const mnw_pathfig *b) { return !memcmp(a, b, sizeof *a); }
+/* every figure but ends_one_row (which sequence the end gap runs are in:
+ * the prototype's forward counts do not tell; mothur-eachgap-noends needs it) */
+static int fig_eq(const mnw_pathfig *a, const mnw_pathfig *b)
+{
+    mnw_pathfig x = *a, y = *b;
+    x.ends_one_row = y.ends_one_row = 0;
+    return !memcmp(&x, &y, sizeof x);
+}
 
 static void print_fig(const char *what, int32_t score, const mnw_pathfig *f)
 {
