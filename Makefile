@@ -64,18 +64,6 @@ LIBDEFLATE_LIBDIR ?= $(if $(LIBDEFLATE_DIR),$(firstword $(dir $(wildcard $(LIBDE
 DEFLATE := $(if $(LIBDEFLATE_DIR),$(wildcard $(LIBDEFLATE_DIR)/include/libdeflate.h),$(SYS_DEFLATE))
 DEFLATE_CFLAGS := $(if $(LIBDEFLATE_DIR),-I$(LIBDEFLATE_DIR)/include)
 DEFLATE_LIBS := $(if $(LIBDEFLATE_LIBDIR),-L$(LIBDEFLATE_LIBDIR)) -l:libdeflate.a
-# ISA-L (igzip: --gzip-level fast, the CIGAR files' default; lib/gzmember.c).
-# Debian ships it shared only (libisal2): the nodes need libisal2. ISAL_DIR:
-# a prefix with include/isa-l/igzip_lib.h and lib/.../libisal.so instead of
-# the system's (.deps/usr from scripts/deps.sh unpack is taken by itself
-# when the system has none; the binary then finds it there by its rpath)
-SYS_ISAL := $(shell command -v pkg-config >/dev/null && pkg-config --exists libisal && echo yes)
-ISAL_DIR ?= $(if $(SYS_ISAL),,$(if $(wildcard $(CURDIR)/.deps/usr/include/isa-l/igzip_lib.h),$(CURDIR)/.deps/usr))
-ISAL_LIBDIR ?= $(if $(ISAL_DIR),$(patsubst %/,%,$(firstword $(dir $(wildcard $(ISAL_DIR)/lib/libisal.so $(ISAL_DIR)/lib/*/libisal.so)))))
-ISAL := $(if $(ISAL_DIR),$(wildcard $(ISAL_DIR)/include/isa-l/igzip_lib.h),$(SYS_ISAL))
-ISAL_CFLAGS := $(if $(ISAL_DIR),-I$(ISAL_DIR)/include)
-comma := ,
-ISAL_LIBS := $(if $(ISAL_LIBDIR),-L$(ISAL_LIBDIR) -Wl$(comma)-rpath$(comma)$(ISAL_LIBDIR)) -lisal
 CCFOUND := $(shell command -v $(CC) 2>/dev/null)
 # What is missing for a build, checked only where this make itself would
 # compile: the goals below install what they need first (scripts/deps.sh,
@@ -84,7 +72,7 @@ CCFOUND := $(shell command -v $(CC) 2>/dev/null)
 # `make demo` or `make test`).
 SELF_INSTALLING := demo test test-deps asan tsan asan-full tsan-full test-slurm fuzz fuzz-run bench-cpu info clean uninstall
 BUILD_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(SELF_INSTALLING),$(MAKECMDGOALS)),all)
-MISSING := $(if $(CCFOUND),,$(CC)) $(if $(MPICC),,Open-MPI(mpicc)) $(if $(HWLOC),,hwloc) $(if $(ZLIB),,zlib) $(if $(DEFLATE),,libdeflate) $(if $(ISAL),,ISA-L)
+MISSING := $(if $(CCFOUND),,$(CC)) $(if $(MPICC),,Open-MPI(mpicc)) $(if $(HWLOC),,hwloc) $(if $(ZLIB),,zlib) $(if $(DEFLATE),,libdeflate)
 ifneq ($(BUILD_GOALS),)
 ifneq ($(strip $(MISSING)),)
 $(error missing to build mnw: $(strip $(MISSING)). Run "bash scripts/deps.sh build" (apt-get, as root or with sudo: $(shell sed -n 's/^build_pkgs="\(.*\)"/\1/p' scripts/deps.sh)); or run "make demo", which installs them and builds)
@@ -96,8 +84,8 @@ HWLOC_CFLAGS := $(if $(HWLOC),$(shell pkg-config --cflags hwloc))
 HWLOC_LIBS   := $(if $(HWLOC),$(shell pkg-config --libs hwloc))
 
 CFLAGS  := $(CSTD) $(WARN) $(OPT) $(SAN) -pthread -D_GNU_SOURCE -MMD -MP -I. \
-           $(MPI_CFLAGS) $(HWLOC_CFLAGS) $(DEFLATE_CFLAGS) $(ISAL_CFLAGS)
-LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) $(DEFLATE_LIBS) $(ISAL_LIBS) -lz -lm -pthread $(SAN)
+           $(MPI_CFLAGS) $(HWLOC_CFLAGS) $(DEFLATE_CFLAGS)
+LDLIBS  := $(MPI_LIBS) $(HWLOC_LIBS) $(DEFLATE_LIBS) -lz -lm -pthread $(SAN)
 ifneq ($(NVCC),)
 # nvcc may be a wrapper script (/usr/local/bin/nvcc -> exec /usr/local/cuda-X/bin/nvcc):
 # ask nvcc itself where its libraries are (--dryrun prints LIBRARIES=-L...),

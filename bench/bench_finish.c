@@ -51,7 +51,7 @@ typedef struct {
     const mnw_aln *alns; /* all pairs */
     uint64_t npairs, wl;
     int base;                  /* 1: the baseline path (zlib) */
-    const mnw_job_spec *js5;   /* base 2: mnw's path at level 5 (the CIGAR files' level before "fast") */
+    const mnw_job_spec *js5;   /* base 2: mnw's path at level 5 (the default level), beside another --level */
     uint64_t next;             /* next work list (atomic) */
     uint64_t bytes;            /* output bytes (atomic) */
     int fail;                  /* atomic */
@@ -345,8 +345,8 @@ int main(int argc, char **argv)
     for (int c = 0; c < NSET; c++) {
         mnw_job_spec js = {&spec[c], &sc, level, NULL, NULL};
         mnw_job_spec js5 = {&spec[c], &sc, MNW_GZIP_LEVEL_PLAIN, NULL, NULL};
-        /* the CIGAR files' previous path (libdeflate 5) beside theirs when that is another level */
-        const int with5 = (c == 1 || c == SET_PAF) && mnw_outsel_gzip_level(level, c == 1 ? MNW_OUT_PAIRS : MNW_OUT_PAF, c == 1) != MNW_GZIP_LEVEL_PLAIN;
+        /* the CIGAR files' default path (libdeflate 5) beside them when --level is another */
+        const int with5 = (c == 1 || c == SET_PAF) && mnw_outsel_gzip_level(level) != MNW_GZIP_LEVEL_PLAIN;
         if (c == SET_COUNTS) {
             long bad = check_counts(&js, alns, figs, npairs, wl);
             printf("# counts: the outputs from the figures equal those from the runs, byte for byte, in %s (%ld of %llu "
@@ -389,8 +389,8 @@ int main(int argc, char **argv)
     if (one[SET_PAF][0] > 0) printf("finish: paf %.0f pairs/s/core\n", one[SET_PAF][0]);
     for (int c = 1; c <= SET_PAF; c++)
         if (one[c][0] > 0 && one5[c] > 0)
-            printf("finish: %s at gzip level %s %.0f pairs/s/core, at level 5 (the previous path) %.0f: %.2fx\n", cname[c],
-                   mnw_gzip_level_name(mnw_outsel_gzip_level(level, c == 1 ? MNW_OUT_PAIRS : MNW_OUT_PAF, c == 1), lvname),
+            printf("finish: %s at gzip level %s %.0f pairs/s/core, at level 5 (the default) %.0f: %.2fx\n", cname[c],
+                   mnw_gzip_level_name(mnw_outsel_gzip_level(level), lvname),
                    one[c][0], one5[c], one[c][0] / one5[c]);
     if (one[SET_COUNTS][0] > 0 && one[SET_COUNTS][1] > 0)
         printf("finish: counts %.0f pairs/s/core (runs %.0f, %.2fx)\n", one[SET_COUNTS][0], one[SET_COUNTS][1],

@@ -71,7 +71,7 @@ int mnw_writer_open(mnw_writer *w, const char *outdir, const mnw_outspec *sp, in
         int rc = 0;
         if (head.len) {
             if (mnw_out_gzip[o]) {
-                if (mnw_gzip_member(head.p, head.len, mnw_outsel_gzip_level(gzip_level, o, sp->cigar), &gz)) rc = mnw_err_set(e, "%s: gzip failed", w->path[o]);
+                if (mnw_gzip_member(head.p, head.len, mnw_outsel_gzip_level(gzip_level), &gz)) rc = mnw_err_set(e, "%s: gzip failed", w->path[o]);
                 else rc = mnw_writer_append(w, o, gz.p, gz.len, e);
             } else {
                 rc = mnw_writer_append(w, o, head.p, head.len, e);

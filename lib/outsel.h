@@ -37,15 +37,11 @@ static inline int mnw_outsel_needs_runs(int mask, int cigar)
     return (cigar && mnw_outsel_has(mask, MNW_OUT_PAIRS)) || mnw_outsel_has(mask, MNW_OUT_PAF);
 }
 
-/* The gzip level output o is written at under --gzip-level `setting`
- * (gzmember.h): AUTO is MNW_GZIP_LEVEL_PLAIN for every output (the files
- * that hold CIGARs too: FAST's members are the same text but not always the
- * same bytes from one run to the next, docs/DECISIONS.md, so it is not a
- * default); any other setting applies to every output. o and cigar are for
- * a rule that tells outputs apart. */
-static inline int mnw_outsel_gzip_level(int setting, int o, int cigar)
+/* The gzip level every output is written at under --gzip-level `setting`
+ * (gzmember.h): AUTO is MNW_GZIP_LEVEL_PLAIN; any other setting is itself
+ * (FAST stays FAST: mnw_gzip_member maps it). */
+static inline int mnw_outsel_gzip_level(int setting)
 {
-    (void)o, (void)cigar;
     return setting == MNW_GZIP_AUTO ? MNW_GZIP_LEVEL_PLAIN : setting;
 }
 

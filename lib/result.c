@@ -36,7 +36,7 @@ mnw_result *mnw_result_build(const mnw_job_spec *js, mnw_range r, const mnw_aln 
          * what the whole run writes for its lists (issue 38) */
         if (!js->spec->enabled[o] || (text[o].len == 0 && !mnw_out_gzip[o])) continue;
         if (mnw_out_gzip[o]) {
-            if (mnw_gzip_member(text[o].p, text[o].len, mnw_outsel_gzip_level(js->gzip_level, o, js->spec->cigar),
+            if (mnw_gzip_member(text[o].p, text[o].len, mnw_outsel_gzip_level(js->gzip_level),
                                 &res->data[o])) {
                 mnw_result_free(res);
                 mnw_err_set(e, "gzip compression failed for pairs %llu..", (unsigned long long)r.k0);

@@ -8,13 +8,13 @@
 # fuzz targets of tests/fuzz; llvm-14 for llvm-symbolizer, which makes the
 # crash reports readable), or Slurm for tests/slurm (slurm: munge,
 # slurmctld, slurmd and the clients; iproute2 and util-linux for the
-# per-node namespaces of tests/slurm/cluster.sh), or (unpack) libdeflate and
-# ISA-L (libisal-dev, libisal2) unpacked into .deps/ for a machine without apt. Installs only what is missing; needs root (or
+# per-node namespaces of tests/slurm/cluster.sh), or (unpack) libdeflate
+# (libdeflate-dev) unpacked into .deps/ for a machine without apt. Installs only what is missing; needs root (or
 # sudo) when something is: without either it names the packages and exits 1;
 # a failed apt-get is reported as such (exit 1), with apt-get's last lines.
 set -euo pipefail
 what=${1:-build}
-build_pkgs="gcc make zlib1g-dev libdeflate-dev libisal-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
+build_pkgs="gcc make zlib1g-dev libdeflate-dev libc6-dev pkg-config libopenmpi-dev openmpi-bin libhwloc-dev"
 test_pkgs="$build_pkgs g++ libparasail-dev vsearch emboss mothur python3 python3-biopython man-db chromium shellcheck"
 say() { echo "scripts/deps.sh: $*" >&2; }
 SUDO=""
@@ -35,22 +35,19 @@ case "$what" in
                 [ -f "$f" ] && $SUDO sed -i -E '/^Components:/{/ contrib/! s/$/ contrib/; / non-free( |$)/! s/$/ non-free/}' "$f"
             done
         fi ;;
-    unpack) # libdeflate and ISA-L for a machine without apt or network (the
+    unpack) # libdeflate for a machine without apt or network (the
         # GPU device machine): downloaded here (no root needed) and unpacked
         # into .deps/, which make takes where the system has none; carry .deps
         if ! command -v apt-get >/dev/null || ! command -v dpkg >/dev/null; then say "unpack needs apt-get and dpkg"; exit 1; fi
         root=$(cd "$(dirname "$0")/.." && pwd)
         tmp=$(mktemp -d)
         trap 'rm -rf "$tmp"' EXIT
-        for p in libdeflate-dev libisal-dev libisal2; do
-            (cd "$tmp" && apt-get download "$p" >/dev/null 2>&1) || { say "apt-get download $p failed"; exit 1; }
-        done
+        (cd "$tmp" && apt-get download libdeflate-dev >/dev/null 2>&1) || { say "apt-get download libdeflate-dev failed"; exit 1; }
         rm -rf "$root/.deps"
         mkdir -p "$root/.deps"
         for d in "$tmp"/*.deb; do dpkg -x "$d" "$root/.deps"; done
         [ -f "$root/.deps/usr/include/libdeflate.h" ] || { say "no libdeflate.h in the package"; exit 1; }
-        [ -f "$root/.deps/usr/include/isa-l/igzip_lib.h" ] || { say "no isa-l/igzip_lib.h in the package"; exit 1; }
-        echo "unpacked libdeflate-dev, libisal-dev and libisal2 into $root/.deps (make takes .deps/usr where the system has none)"
+        echo "unpacked libdeflate-dev into $root/.deps (make takes .deps/usr where the system has none)"
         exit 0 ;;
     *) echo "usage: $0 build|test|cuda|fuzz|slurm|unpack" >&2; exit 2 ;;
 esac

@@ -554,10 +554,10 @@ static void log_job(const rank0_run *R, double t_read)
     gz[0] = 0;
     for (int k = 0; k < MNW_NOUT; k++)
         if (mnw_out_gzip[k] && mnw_outsel_has(mnw_opts_outputs(o), k)) {
-            const int lv = mnw_outsel_gzip_level(o->gzip_level, k, o->cigar);
+            const int lv = mnw_outsel_gzip_level(o->gzip_level);
             int w = lv == MNW_GZIP_FAST
-                        ? snprintf(gz + gn, sizeof gz - gn, "%s%s fast (ISA-L igzip level %d)", gn ? ", " : "",
-                                   mnw_out_name[k], MNW_GZIP_FAST_ISAL)
+                        ? snprintf(gz + gn, sizeof gz - gn, "%s%s fast (libdeflate %d)", gn ? ", " : "",
+                                   mnw_out_name[k], MNW_GZIP_FAST_LEVEL)
                         : snprintf(gz + gn, sizeof gz - gn, "%s%s %s (libdeflate)", gn ? ", " : "", mnw_out_name[k],
                                    mnw_gzip_level_name(lv, lb));
             if (w > 0 && (size_t)w < sizeof gz - gn) gn += (size_t)w;

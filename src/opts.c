@@ -51,7 +51,7 @@ static const optdef optdefs[] = {
     {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain (default pairs,dist; docs/FORMATS.md)"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
-    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs: 1-9, fast (ISA-L) or auto (default: 5)"},
+    {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs: 1-9, fast (= 1) or auto (default: 5)"},
     {"shard", 0, T_VALUE, "I/N|none", "align only the I-th of N pair ranges, an independent run (docs/SHARDS.md; default none: every pair)"},
     {"prefetch", 0, T_VALUE, "N", "work lists queued per node beyond one per worker (default 1)"},
     {"reorder-window", 0, T_VALUE, "N", "work lists handed out ahead of the last written one (default: auto)"},

@@ -55,7 +55,12 @@ for v in "${variants[@]}"; do
     case " $v " in *" --worklist-size 1 "*) fa=s40 b=base40 ;; esac
     "$MNW" -q -i $fa.fa -o alt --cigar --phylip $v
     check "identical outputs with $v ($fa)" 'cmp -s <(zcat $b/pairs.tsv.gz) <(zcat alt/pairs.tsv.gz) && cmp -s <(zcat $b/dist.column.gz) <(zcat alt/dist.column.gz) && cmp -s $b/dist.phylip alt/dist.phylip'
+    [ "$v" = "--gzip-level 1" ] && mv alt level1
 done
+if [ -d level1 ]; then # --gzip-level fast is level 1: the same bytes, on other threads too
+    "$MNW" -q -i s100.fa -o fast --cigar --phylip --gzip-level fast --threads 3
+    check "--gzip-level fast writes level 1's bytes" 'cmp -s level1/pairs.tsv.gz fast/pairs.tsv.gz && cmp -s level1/dist.column.gz fast/dist.column.gz && grep -q "pairs.tsv.gz fast (libdeflate 1)" fast/mnw.log'
+fi
 for isa in sse41 avx2 avx512; do
     rm -rf alt
     MNW_SIMD=$isa "$MNW" -q -i s100.fa -o alt --cigar --phylip
