@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "lib/fmtnum.h"
+#include "lib/userout.h"
 
 const char *const mnw_out_name[MNW_NOUT] = {"pairs.tsv.gz", "dist.column.gz", "dist.phylip", "alignments.paf.gz",
-                                            "dist.column"};
-const int mnw_out_gzip[MNW_NOUT] = {1, 1, 0, 1, 0};
+                                            "dist.column",  "userout.tsv.gz"};
+const int mnw_out_gzip[MNW_NOUT] = {1, 1, 0, 1, 0, 1};
 
 void mnw_output_head(const mnw_outspec *sp, int out, mnw_buf *text)
 {
@@ -75,7 +76,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
         size_t lj = strlen(id_j);
         mnw_alnstats st;
         mnw_iddist idd;
-        if (a->has_fig) { /* counts mode: no runs (and no CIGAR or PAF output: mnw_outsel_needs_runs) */
+        if (a->has_fig) { /* counts mode: no runs (and no CIGAR, PAF or userout: mnw_outsel_needs_runs) */
             idd = mnw_iddist_fig(&sp->iddef, &a->fig, na, nb);
             mnw_pathfig_stats(&a->fig, &st);
         } else {
@@ -166,6 +167,8 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             *p++ = '\n';
             b->len = (size_t)(p - b->p);
         }
+        if (sp->enabled[MNW_OUT_USEROUT] && all_within)
+            mnw_userout_line(&text[MNW_OUT_USEROUT], a, id_i, li, ca, na, id_j, lj, cb, nb);
         if (sp->enabled[MNW_OUT_PHYLIP]) {
             mnw_buf *b = &text[MNW_OUT_PHYLIP];
             if (j == 0) {

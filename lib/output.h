@@ -1,7 +1,8 @@
 /* output.h - the text of every output for one work list, in pair order.
  *
  * Files (docs/FORMATS.md): pairs.tsv.gz, dist.column.gz, dist.phylip,
- * alignments.paf.gz, dist.column (dist.column.gz's text, uncompressed).
+ * alignments.paf.gz, dist.column (dist.column.gz's text, uncompressed),
+ * userout.tsv.gz (vsearch's --userout table, lib/userout.h).
  * Each work list yields its slice of each file; the CLD concatenates the
  * slices in pair order (the gzip ones as one gzip member per slice).
  * Ownership: the caller owns the buffers. Thread-safety: reentrant; the
@@ -16,12 +17,20 @@
 #include "lib/pairs.h"
 #include "lib/seq.h"
 
-enum { MNW_OUT_PAIRS = 0, MNW_OUT_DIST = 1, MNW_OUT_PHYLIP = 2, MNW_OUT_PAF = 3, MNW_OUT_DISTPLAIN = 4, MNW_NOUT = 5 };
+enum {
+    MNW_OUT_PAIRS = 0,
+    MNW_OUT_DIST = 1,
+    MNW_OUT_PHYLIP = 2,
+    MNW_OUT_PAF = 3,
+    MNW_OUT_DISTPLAIN = 4,
+    MNW_OUT_USEROUT = 5,
+    MNW_NOUT = 6
+};
 extern const char *const mnw_out_name[MNW_NOUT]; /* file names in OUTDIR */
 extern const int mnw_out_gzip[MNW_NOUT];         /* 1: gzip members */
 
 /* --cutoff-scope: DIST, the cutoff filters dist.column.gz and dist.column;
- * ALL, pairs.tsv.gz and alignments.paf.gz too (dist.phylip, a full matrix,
+ * ALL, pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz too (dist.phylip, a full matrix,
  * is never filtered: opts.c refuses it with ALL). A pair is kept iff
  * !(distance > cutoff). */
 enum { MNW_CUTOFF_SCOPE_DIST = 0, MNW_CUTOFF_SCOPE_ALL = 1 };

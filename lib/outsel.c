@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-const char *const mnw_outsel_names[MNW_NOUT] = {"pairs", "dist", "phylip", "paf", "dist-plain"};
-const char mnw_outsel_help[] = "pairs, dist, phylip, paf, dist-plain";
+const char *const mnw_outsel_names[MNW_NOUT] = {"pairs", "dist", "phylip", "paf", "dist-plain", "userout"};
+const char mnw_outsel_help[] = "pairs, dist, phylip, paf, dist-plain, userout";
 
 int mnw_outsel_parse(const char *list, const char *where, int *mask, mnw_err *e)
 {

@@ -3,7 +3,8 @@
  *
  * Names (docs/FORMATS.md): pairs (pairs.tsv.gz), dist (dist.column.gz),
  * phylip (dist.phylip), paf (alignments.paf.gz), dist-plain (dist.column,
- * uncompressed: mothur reads it as it is). A list is names joined by commas, in any order,
+ * uncompressed: mothur reads it as it is), userout (userout.tsv.gz, vsearch's
+ * --userout table: lib/userout.h). A list is names joined by commas, in any order,
  * each at most once; the canonical spelling (bookmarks, logs) lists them in
  * the MNW_OUT_* order. Default: pairs,dist.
  * Ownership: plain values; the caller owns every buffer.
@@ -21,7 +22,7 @@
 #define MNW_OUTSEL_DEFAULT ((1 << MNW_OUT_PAIRS) | (1 << MNW_OUT_DIST))
 
 extern const char *const mnw_outsel_names[MNW_NOUT]; /* "pairs", ..., "dist-plain" */
-extern const char mnw_outsel_help[];                  /* "pairs, dist, phylip, paf, dist-plain" */
+extern const char mnw_outsel_help[];                  /* "pairs, dist, phylip, paf, dist-plain, userout" */
 
 /* Parses LIST into *mask. 0, or -1 with e set (naming `where`): an empty
  * list or item, an unknown name, a name twice. *mask is unchanged then. */
@@ -31,10 +32,12 @@ const char *mnw_outsel_format(int mask, char *buf, size_t cap);
 /* 1 when output o is in mask. */
 static inline int mnw_outsel_has(int mask, int o) { return (mask >> o) & 1; }
 /* 1 when the outputs in mask need each alignment's runs: a CIGAR (cigar
- * set, with pairs.tsv) or PAF. Counts mode (issue 20) cannot serve them. */
+ * set, with pairs.tsv), PAF or userout (its caln). Counts mode (issue 20)
+ * cannot serve them. */
 static inline int mnw_outsel_needs_runs(int mask, int cigar)
 {
-    return (cigar && mnw_outsel_has(mask, MNW_OUT_PAIRS)) || mnw_outsel_has(mask, MNW_OUT_PAF);
+    return (cigar && mnw_outsel_has(mask, MNW_OUT_PAIRS)) || mnw_outsel_has(mask, MNW_OUT_PAF) ||
+           mnw_outsel_has(mask, MNW_OUT_USEROUT);
 }
 
 /* The gzip level every output is written at under --gzip-level `setting`

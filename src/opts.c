@@ -44,11 +44,11 @@ static const optdef optdefs[] = {
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
-    {"cutoff-scope", 0, T_VALUE, "dist|all", "what --cutoff filters: dist.column.gz and dist.column (dist, the default), or pairs.tsv.gz and alignments.paf.gz too (all; not with dist.phylip)"},
+    {"cutoff-scope", 0, T_VALUE, "dist|all", "what --cutoff filters: dist.column.gz and dist.column (dist, the default), or pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz too (all; not with dist.phylip)"},
     {"prune", 0, T_VALUE, "auto|yes|no", "skip the pairs a filter proves beyond --cutoff before aligning them, where every output is cutoff-filtered (default auto: where the bound is proven and pays; docs/PRUNE.md); the outputs are the same bytes either way"},
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz (PAF has it always)"},
     {"counts", 0, T_VALUE, "auto|yes|no", "count the outputs' figures along the path and keep no alignment (default auto: where no output needs a CIGAR; no: the full trace-back, same bytes)"},
-    {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain (default pairs,dist; docs/FORMATS.md)"},
+    {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain, userout (default pairs,dist; docs/FORMATS.md)"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs: 1-9, fast (= 1) or auto (default: 5)"},
@@ -517,7 +517,7 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
     const int out = mnw_opts_outputs(o);
     const int scope_all = o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL;
     if (scope_all && o->cutoff < 0.0)
-        return mnw_err_set(e, "--cutoff-scope all: it filters pairs.tsv.gz and alignments.paf.gz by --cutoff, and no "
+        return mnw_err_set(e, "--cutoff-scope all: it filters pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz by --cutoff, and no "
                               "--cutoff is given (give --cutoff D, or leave --cutoff-scope out)");
     if (scope_all && mnw_outsel_has(out, MNW_OUT_PHYLIP))
         return mnw_err_set(e, "--cutoff-scope all and dist.phylip: dist.phylip is a full matrix and needs every pair, "
@@ -530,7 +530,8 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
         char buf[128];
         return mnw_err_set(e, "--cutoff %g: it filters dist.column.gz and dist.column only (without --cutoff-scope "
                               "all), and --outputs %s writes neither (add dist or dist-plain to --outputs, give "
-                              "--cutoff-scope all to filter pairs.tsv.gz and alignments.paf.gz, or leave --cutoff out)",
+                              "--cutoff-scope all to filter pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz, or leave --cutoff "
+                              "out)",
                            o->cutoff, mnw_outsel_format(out, buf, sizeof buf));
     }
     if (o->cigar && !mnw_outsel_has(out, MNW_OUT_PAIRS) && !mnw_outsel_has(out, MNW_OUT_PAF)) {
@@ -549,6 +550,7 @@ const char *mnw_opts_unfiltered(int outputs, double cutoff, int cutoff_scope)
     const int all = cutoff >= 0.0 && cutoff_scope == MNW_CUTOFF_SCOPE_ALL;
     if (mnw_outsel_has(outputs, MNW_OUT_PAIRS) && !all) return "pairs.tsv.gz (without --cutoff-scope all)";
     if (mnw_outsel_has(outputs, MNW_OUT_PAF) && !all) return "alignments.paf.gz (without --cutoff-scope all)";
+    if (mnw_outsel_has(outputs, MNW_OUT_USEROUT) && !all) return "userout.tsv.gz (without --cutoff-scope all)";
     if (mnw_outsel_has(outputs, MNW_OUT_PHYLIP)) return "dist.phylip (a full matrix)";
     return NULL;
 }
@@ -558,8 +560,9 @@ int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e)
     if (o->counts != 1 || !mnw_outsel_needs_runs(mnw_opts_outputs(o), o->cigar)) return 0;
     return mnw_err_set(e, "--counts yes: counts mode keeps no alignment, and %s needs one (leave --counts out, or "
                           "give --counts no)",
-                       mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAF) ? "the PAF output (alignments.paf.gz)"
-                                                                          : "--cigar");
+                       mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAF)       ? "the PAF output (alignments.paf.gz)"
+                       : mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_USEROUT) ? "the userout output (userout.tsv.gz, its caln)"
+                                                                               : "--cigar");
 }
 
 void mnw_opts_usage(FILE *f)
@@ -583,7 +586,7 @@ void mnw_opts_usage(FILE *f)
         fprintf(f, "  %-28s %s\n", left, d->help);
     }
     fprintf(f, "\nOutputs in OUTDIR (--outputs): pairs.tsv.gz, dist.column.gz, dist.phylip,\n"
-               "alignments.paf.gz, dist.column; and mnw.log.\n"
+               "alignments.paf.gz, dist.column, userout.tsv.gz; and mnw.log.\n"
                "Config files take the same keys as the long options: key = value.\n"
                "Docs: man mnw; README.md and docs/ (installed in PREFIX/share/doc/mnw).\n");
 }

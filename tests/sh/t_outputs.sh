@@ -79,7 +79,7 @@ printf 'outputs =\n' > empty.conf
 refused "an empty list in a config file" "empty.conf:1: option 'outputs' needs a value" -c empty.conf
 refused "an empty name" "outputs 'pairs,,dist': an empty name" --outputs pairs,,dist
 refused "a trailing comma" "outputs 'dist,': an empty name" --outputs dist,
-refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip, paf, dist-plain)" --outputs pairs,paff
+refused "an unknown name" "unknown output 'paff' (outputs: pairs, dist, phylip, paf, dist-plain, userout)" --outputs pairs,paff
 refused "a name twice" "outputs 'dist,pairs,dist': dist named twice" --outputs dist,pairs,dist
 printf '# outputs\n\noutputs = pairs;dist\n' > bad.conf
 refused "a bad list in a config file, named with its line" "bad.conf:3: outputs 'pairs;dist': unknown output" -c bad.conf

@@ -16,8 +16,8 @@ cd "$TMP"
 # pairs, set the boundaries
 awk '/^>/{n++} n>120{exit} {print}' "$TDATA/16s-200.fa" |
     awk '/^>/{n++; b = 0; print; next} n > 80 {print; next} b < 300 {print substr($0, 1, 300 - b); b += length($0)}' > u120.fa
-outs=(--cigar --outputs pairs,dist,phylip,paf,dist-plain)
-files="pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz dist.column"
+outs=(--cigar --outputs pairs,dist,phylip,paf,dist-plain,userout)
+files="pairs.tsv.gz dist.column.gz dist.phylip alignments.paf.gz dist.column userout.tsv.gz"
 opts=(-q -t 2 --worklist-size 100 --gpus none "${outs[@]}")
 "$MNW" -i u120.fa -o whole "${opts[@]}"
 check "the whole run (7,140 pairs, 72 work lists of 100; 80 genes of 300 bases, 40 whole)" \
