@@ -17,7 +17,9 @@
  * A fourth, counts (issue 20): the default outputs from alignments that
  * hold only their figures (pathfig.h, as counts mode's workers and GPU
  * hand them over), the default setting's runs path as its baseline in the
- * same run; it checks that both give the same compressed bytes.
+ * same run; it checks that both give the same compressed bytes. A fifth,
+ * --outputs userout (userout.tsv.gz alone, issue 41), against paf's rows
+ * (the other output that reads every alignment's runs).
  *
  * usage: bench_finish FASTA [--pairs N] [--worklist W] [--threads LIST]
  *                           [--reps R] [--level L]
@@ -25,6 +27,7 @@
  * pairs/s, pairs/s per core (pairs/s / threads) and bytes per pair
  * (compressed, all outputs), best of R; ends with
  *   finish: paf R pairs/s/core
+ *   finish: userout U pairs/s/core (U/R paf's, ...)
  *   finish: counts C pairs/s/core (runs P, C/P)
  *   finish: default P pairs/s/core, cigar Q pairs/s/core (baseline P0, Q0)
  * from the one-thread rows.
@@ -323,7 +326,7 @@ int main(int argc, char **argv)
                             mnw_seq_codes(&S, j), mnw_seq_len(&S, j), &figs[k].fig);
     }
 
-    enum { NSET = 4, SET_PAF = 2, SET_COUNTS = 3 };
+    enum { NSET = 5, SET_PAF = 2, SET_COUNTS = 3, SET_USEROUT = 4 };
     mnw_outspec spec[NSET];
     for (int c = 0; c < NSET; c++) {
         memset(&spec[c], 0, sizeof spec[c]);
@@ -333,10 +336,12 @@ int main(int argc, char **argv)
         spec[c].cigar = c == 1;
         if (c == SET_PAF)
             spec[c].enabled[MNW_OUT_PAF] = 1;
+        else if (c == SET_USEROUT)
+            spec[c].enabled[MNW_OUT_USEROUT] = 1;
         else
             spec[c].enabled[MNW_OUT_PAIRS] = spec[c].enabled[MNW_OUT_DIST] = 1;
     }
-    const char *cname[NSET] = {"default", "cigar", "paf", "counts"};
+    const char *cname[NSET] = {"default", "cigar", "paf", "counts", "userout"};
     double one[NSET][3] = {{0}}; /* [setting][base]: pairs/s on 1 thread */
     double one5[NSET] = {0};
     printf("%-8s %-10s %7s %10s %9s %12s %14s %12s\n", "outputs", "path", "threads", "pairs", "seconds", "pairs/s",
@@ -354,7 +359,7 @@ int main(int argc, char **argv)
                    bad == 0 ? "every work list" : "NOT every work list", bad,
                    (unsigned long long)((npairs + wl - 1) / wl));
             if (bad) rc = 1;
-        } else if (c != SET_PAF) { /* PAF has no baseline to equal */
+        } else if (c != SET_PAF && c != SET_USEROUT) { /* PAF and userout have no baseline to equal */
             long bad = check_same(&js, alns, npairs, wl);
             printf("# %s: the production path's outputs, decompressed, equal the baseline's text in %s (%ld of %llu "
                    "work lists differ)\n",
@@ -364,7 +369,7 @@ int main(int argc, char **argv)
         }
         for (int k = 0; k < ntl; k++)
             for (int base = 0; base < 3; base++) {
-                if ((base == 1 && c == SET_PAF) || (base == 2 && !with5)) continue;
+                if ((base == 1 && (c == SET_PAF || c == SET_USEROUT)) || (base == 2 && !with5)) continue;
                 /* counts: its baseline is the runs path (the production path on the runs) */
                 job J = {&js, c == SET_COUNTS && !base ? figs : alns, npairs, wl, c == SET_COUNTS ? 0 : base, &js5, 0, 0, 0};
                 double best = 1e30;
@@ -387,6 +392,9 @@ int main(int argc, char **argv)
             }
     }
     if (one[SET_PAF][0] > 0) printf("finish: paf %.0f pairs/s/core\n", one[SET_PAF][0]);
+    if (one[SET_USEROUT][0] > 0 && one[SET_PAF][0] > 0)
+        printf("finish: userout %.0f pairs/s/core (%.2fx paf's, the other output with every alignment)\n",
+               one[SET_USEROUT][0], one[SET_USEROUT][0] / one[SET_PAF][0]);
     for (int c = 1; c <= SET_PAF; c++)
         if (one[c][0] > 0 && one5[c] > 0)
             printf("finish: %s at gzip level %s %.0f pairs/s/core, at level 5 (the default) %.0f: %.2fx\n", cname[c],
