@@ -168,7 +168,8 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             b->len = (size_t)(p - b->p);
         }
         if (sp->enabled[MNW_OUT_USEROUT] && all_within)
-            mnw_userout_line(&text[MNW_OUT_USEROUT], a, id_i, li, ca, na, id_j, lj, cb, nb);
+            mnw_userout_line(&text[MNW_OUT_USEROUT], &sp->userfields, (int)sp->iddef.kind - (int)MNW_ID_VSEARCH0, a,
+                             id_i, li, ca, na, id_j, lj, cb, nb);
         if (sp->enabled[MNW_OUT_PHYLIP]) {
             mnw_buf *b = &text[MNW_OUT_PHYLIP];
             if (j == 0) {

@@ -16,6 +16,7 @@
 #include "lib/identity.h"
 #include "lib/pairs.h"
 #include "lib/seq.h"
+#include "lib/userout.h"
 
 enum {
     MNW_OUT_PAIRS = 0,
@@ -43,6 +44,8 @@ typedef struct {
     int enabled[MNW_NOUT];
     /* --cutoff-scope (MNW_CUTOFF_SCOPE_*): which outputs the cutoff filters */
     int cutoff_scope;
+    /* userout.tsv.gz's fields (--userfields) */
+    mnw_userfields userfields;
 } mnw_outspec;
 
 /* The file heads written before any pair (pairs.tsv header line; the

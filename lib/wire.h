@@ -23,6 +23,7 @@
 #include "lib/result.h"
 #include "lib/score.h"
 #include "lib/seq.h"
+#include "lib/userout.h"
 #include "lib/util.h"
 
 /* The settings every rank must share (rank 0's win; node-local settings
@@ -37,6 +38,7 @@ typedef struct {
     int32_t output_via; /* MNW_VIA_* (opts.h): who writes the outputs */
     int32_t cutoff_scope; /* MNW_CUTOFF_SCOPE_* (output.h): what the cutoff filters */
     int32_t prune;        /* mnw_prune_mode (prune.h): rank 0's --prune; each rank makes the plan from the jobset */
+    mnw_userfields userfields; /* userout.tsv.gz's fields (userout.h) */
 } mnw_jobset;
 
 void mnw_wire_pack_job(const mnw_jobset *js, const mnw_seqset *s, mnw_buf *out);

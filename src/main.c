@@ -259,6 +259,7 @@ static void jobset_from_opts(const mnw_opts *o, mnw_jobset *js)
     js->rank_timeout = o->rank_timeout;
     js->cutoff_scope = o->cutoff_scope;
     js->prune = (int32_t)o->prune;
+    js->userfields = o->userfields;
     /* one process without MPI writes its outputs itself whatever was asked */
     js->output_via = !mnw_mpi_active()                 ? MNW_VIA_RANK0
                      : o->output_via != MNW_VIA_AUTO ? o->output_via
@@ -274,6 +275,7 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     spec->cutoff = js->cutoff;
     spec->cigar = js->cigar;
     spec->cutoff_scope = js->cutoff_scope;
+    spec->userfields = js->userfields;
     for (int k = 0; k < MNW_NOUT; k++) spec->enabled[k] = mnw_outsel_has(js->outputs, k);
 }
 
@@ -412,7 +414,8 @@ static int read_input(mnw_opts *o, mnw_seqset *seqs, double *t_read, run_start *
     if (o->resume) {
         int r = resume_settings(o, rs, e);
         if (r) return r;
-        if (mnw_opts_check_counts(o, e)) return -1; /* the resumed job's outputs are known now */
+        if (mnw_opts_check_counts(o, e) || mnw_opts_check_userout(o, 1, e))
+            return -1; /* the resumed job's outputs are known now */
         if (prune_gate(o, e)) return -2;
         mnw_sig_bookmark_state(MNW_SIG_BM_WRITTEN);
         mnw_oom_set_state(MNW_OOM_RESUME, o->outdir); /* out of memory from here: resume */

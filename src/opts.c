@@ -49,6 +49,7 @@ static const optdef optdefs[] = {
     {"cigar", 0, T_FLAG, NULL, "write the alignment (CIGAR) as the last column of pairs.tsv.gz (PAF has it always)"},
     {"counts", 0, T_VALUE, "auto|yes|no", "count the outputs' figures along the path and keep no alignment (default auto: where no output needs a CIGAR; no: the full trace-back, same bytes)"},
     {"outputs", 0, T_VALUE, "LIST", "the outputs to write, of pairs, dist, phylip, paf, dist-plain, userout (default pairs,dist; docs/FORMATS.md)"},
+    {"userfields", 0, T_VALUE, "F+F...", "userout.tsv.gz's fields, vsearch's names joined by '+' (default " MNW_USERFIELDS_DEFAULT ")"},
     {"phylip", 0, T_FLAG, NULL, "also write dist.phylip (lower triangle, mothur's output=lt): adds phylip to --outputs"},
     {"worklist-size", 0, T_VALUE, "N", "pairs per work list (default 5000)"},
     {"gzip-level", 0, T_VALUE, "N", "gzip level of the outputs: 1-9, fast (= 1) or auto (default: 5)"},
@@ -77,6 +78,8 @@ void mnw_opts_init(mnw_opts *o)
     mnw_iddef_parse("vsearch2", &o->iddef);
     o->cutoff = -1.0;
     o->cutoff_scope = MNW_CUTOFF_SCOPE_DIST;
+    mnw_err ue;
+    if (mnw_userfields_parse(MNW_USERFIELDS_DEFAULT, "default", &o->userfields, &ue)) abort(); /* a constant */
     o->prune = MNW_PRUNE_AUTO;
     o->countends = -1;
     o->counts = -1;
@@ -295,6 +298,9 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
         if (!strcmp(v, "auto")) o->counts = -1;
         else if (parse_bool(v, &o->counts))
             return mnw_err_set(e, "%s: counts takes auto, yes or no, not '%s'", where, v);
+    }
+    else if (!strcmp(key, "userfields")) {
+        if (mnw_userfields_parse(v, where, &o->userfields, e)) return -1;
     }
     else if (!strcmp(key, "outputs")) {
         if (mnw_outsel_parse(v, where, &o->outputs, e)) return -1;
@@ -541,8 +547,26 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
                               "the CIGAR always; or leave --cigar out)",
                            mnw_outsel_format(out, buf, sizeof buf));
     }
-    if (mnw_opts_check_counts(o, e)) return -1;
+    if (mnw_opts_check_counts(o, e) || mnw_opts_check_userout(o, 0, e)) return -1;
     return mnw_scoring_check(&o->sc, e);
+}
+
+int mnw_opts_check_userout(const mnw_opts *o, int resumed, mnw_err *e)
+{
+    const int uo = mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_USEROUT);
+    char buf[512];
+    if (!resumed && mnw_opts_given(o, "userfields") && !uo)
+        return mnw_err_set(e, "--userfields %s: it chooses the fields of userout.tsv.gz, and --outputs does not "
+                              "name userout (add userout to --outputs, or leave --userfields out)",
+                           mnw_userfields_format(&o->userfields, buf, sizeof buf));
+    if (uo && mnw_userfields_has(&o->userfields, MNW_UF_ID) &&
+        !(o->iddef.kind >= MNW_ID_VSEARCH0 && o->iddef.kind <= MNW_ID_VSEARCH4))
+        return mnw_err_set(e, "--userfields %s and --iddef %s: the field id is vsearch's identity under its --iddef "
+                              "(vsearch0-vsearch4), and %s is not one of vsearch's (give a vsearch --iddef, or name "
+                              "id0-id4 instead of id)",
+                           mnw_userfields_format(&o->userfields, buf, sizeof buf), mnw_iddef_name(&o->iddef),
+                           mnw_iddef_name(&o->iddef));
+    return 0;
 }
 
 const char *mnw_opts_unfiltered(int outputs, double cutoff, int cutoff_scope)

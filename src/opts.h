@@ -48,6 +48,7 @@ typedef struct {
     int cigar, phylip, force, quiet, gzip_level;
     int counts;        /* --counts: -1 auto, 0 no (runs), 1 yes (figures along the path) */
     int outputs;       /* --outputs: a mask of MNW_OUT_* (outsel.h); --phylip adds phylip: mnw_opts_outputs */
+    mnw_userfields userfields; /* --userfields: userout.tsv.gz's fields (userout.h); result-changing */
     uint64_t worklist_size;
     mnw_shard shard;    /* --shard I/N: one of N pair ranges (shard.h); count 0: the whole run */
     int prefetch;       /* node-local: lists queued beyond one per worker */
@@ -119,6 +120,10 @@ const char *mnw_opts_unfiltered(int outputs, double cutoff, int cutoff_scope);
 /* Refuses --counts yes where an output needs the runs (mnw_outsel_needs_runs;
  * mnw_opts_check calls it
  * for a new run; main again once a resumed run's settings are read). */
+/* --userfields without userout among the outputs (not checked when
+ * resumed: a bookmark records the list of every run), or the field id with
+ * an --iddef that is not vsearch's: 0, or -1 with e set naming both. */
+int mnw_opts_check_userout(const mnw_opts *o, int resumed, mnw_err *e) MNW_MUST_CHECK;
 int mnw_opts_check_counts(const mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -32,6 +32,7 @@ static const rsetting rsettings[] = {
     {"cutoff-scope", {"cutoff-scope"}}, /* a bookmark without it is dist's (before the option existed) */
     {"cigar", {"cigar"}},
     {"outputs", {"outputs", "phylip"}}, /* --phylip adds phylip to the list */
+    {"userfields", {"userfields"}},     /* a bookmark without it has the default (before the option existed) */
     {"gzip-level", {"gzip-level"}},
     {"worklist-size", {"worklist-size"}},
     {"shard", {"shard"}}, /* which pairs; a bookmark without it is a whole run's */
@@ -57,6 +58,7 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
         snprintf(v, n, "%s", o->cutoff_scope == MNW_CUTOFF_SCOPE_ALL ? "all" : "dist");
     else if (!strcmp(key, "cigar")) snprintf(v, n, "%s", yes_no(o->cigar));
     else if (!strcmp(key, "outputs")) mnw_outsel_format(mnw_opts_outputs(o), v, n);
+    else if (!strcmp(key, "userfields")) mnw_userfields_format(&o->userfields, v, n);
     else if (!strcmp(key, "gzip-level")) {
         char b[8];
         snprintf(v, n, "%s", mnw_gzip_level_name(o->gzip_level, b));
@@ -69,7 +71,7 @@ int mnw_resume_put_settings(const mnw_opts *o, const char *input_path, mnw_bookm
 {
     if (mnw_bookmark_set(b, "input", input_path, e)) return -1;
     for (size_t k = 0; k < NRS; k++) {
-        char v[64];
+        char v[512];
         value_of(o, k, v, sizeof v);
         if (mnw_bookmark_set(b, rsettings[k].key, v, e)) return -1;
     }
@@ -90,6 +92,10 @@ static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t c
     if (!strcmp(rsettings[k].key, "shard")) { /* none before shards existed */
         const char *v = mnw_bookmark_get(b, "shard");
         return v ? v : "none";
+    }
+    if (!strcmp(rsettings[k].key, "userfields")) { /* the default before the option existed */
+        const char *v = mnw_bookmark_get(b, "userfields");
+        return v ? v : MNW_USERFIELDS_DEFAULT;
     }
     if (!strcmp(rsettings[k].key, "cutoff-scope")) { /* dist before the option existed */
         const char *v = mnw_bookmark_get(b, "cutoff-scope");
@@ -112,7 +118,7 @@ int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw
     for (size_t k = 0; k < NRS; k++) {
         const char *bv = bm_value(b, k, ob, sizeof ob);
         if (!bv) return mnw_err_set(e, "%s: setting %s missing", bmpath, rsettings[k].key);
-        char v[64];
+        char v[512];
         value_of(o, k, v, sizeof v);
         if (given(o, k) && strcmp(v, bv))
             return mnw_err_set(e, "%s: the run was made with %s %s, and this command asks for %s %s; a resumed run "

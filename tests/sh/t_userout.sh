@@ -48,6 +48,42 @@ check "the same alignment on at least 95% of the pairs ($same of 1225)" '[ "$sam
 check "where the alignment is vsearch's, every field is vsearch's text ($bad of $same differ)" '[ "$bad" -eq 0 ]'
 namb=$(awk -F'\t' '$14 == $27 && ($2 ~ /^S0/ || $3 ~ /^S0/)' joined | wc -l)
 check "compared pairs with a gold gene (ambiguity codes): $namb of the 595" '[ "$namb" -ge 500 ]'
+# every field mnw offers (vsearch's but aln, qrow, trow), in another order, caln first
+ALL=caln+query+target+evalue+id+pctpv+pctgaps+pairs+gaps+qlo+qhi+tlo+thi+pv+ql+tl+qs+ts+alnlen+opens+exts+raw+bits+qstrand+tstrand+qframe+tframe+mism+ids+qcov+tcov+id0+id1+id2+id3+id4+qilo+qihi+tilo+tihi
+vsearch --allpairs_global in.fa --acceptall --qmask none --threads 1 --quiet --match 2 --mismatch -4 \
+    --gapopen 20I/0E --gapext 2I/0E --userout vsall.tsv --userfields $ALL
+ok "mnw --userfields with all 40 fields" "$MNW" -q -i in.fa -o all -t 2 --match 2 --mismatch -4 --gap-open 20 --gap-extend 2 --free-end-gaps --outputs userout --userfields $ALL
+nall=$(join -t "$(printf '\t')" <(awk -F'\t' '{ print $2 "|" $3 "\t" $0 }' vsall.tsv | sort -t "$(printf '\t')" -k1,1) \
+    <(zcat all/userout.tsv.gz | awk -F'\t' '{ print $2 "|" $3 "\t" $0 }' | sort -t "$(printf '\t')" -k1,1) |
+    awk -F'\t' '$2 == $42 { same++; for (k = 2; k <= 41; k++) if ($k != $(k + 40)) { bad++; if (bad <= 3) print "#  field " k - 1 ": " $k " / " $(k + 40) > "/dev/stderr"; break } }
+        END { print same + 0, bad + 0 }')
+read -r sameall badall <<<"$nall"
+check "all 40 fields: every one vsearch's text where the alignment is ($badall of $sameall pairs differ)" '[ "$sameall" -eq "$same" ] && [ "$badall" -eq 0 ]'
+ok "mnw --userfields id+id0 --iddef vsearch0" "$MNW" -q -i in.fa -o id0 -t 2 --outputs userout --userfields id+id0 --iddef vsearch0
+check "id is the identity of the run's --iddef (vsearch0: id0's column)" '[ "$(zcat id0/userout.tsv.gz | awk -F"\t" "\$1 != \$2" | wc -l)" -eq 0 ] && [ "$(zcat id0/userout.tsv.gz | wc -l)" -eq 1225 ]'
+refused() { # refused DESC TEXT ARGS...: exit 2, TEXT in the message, OUTDIR not created
+    local desc=$1 text=$2 rc
+    shift 2
+    rm -rf r
+    "$MNW" -q -i in.fa -o r "$@" >r.out 2>&1
+    rc=$?
+    check "refused: $desc (exit $rc)" '[ $rc -eq 2 ] && grep -qF -- "$text" r.out && [ ! -e r ]' || sed 's/^/#   /' r.out | head -3
+}
+refused "an unknown field, named" "unknown field 'idd'" --outputs userout --userfields query+idd
+refused "an empty field name" "an empty field name" --outputs userout --userfields query++target
+refused "--userfields without userout in --outputs" "does not name userout" --userfields query+target
+refused "the field id with a mothur --iddef" "--iddef mothur-onegap" --outputs userout --userfields query+id --iddef mothur-onegap
+# a resumed run keeps its fields: a resume asking for others is refused
+"$MNW" -q -i in.fa -o rs -t 1 --worklist-size 20 --outputs userout --userfields query+target+id &
+pid=$!
+sleep 1
+kill -TERM $pid 2>/dev/null
+wait $pid
+"$MNW" --resume rs -q --userfields query+caln >rs.out 2>&1
+rc=$?
+check "--resume with other --userfields is refused (exit $rc), naming both lists" '[ $rc -ne 0 ] && grep -q "userfields query+target+id" rs.out && grep -q "query+caln" rs.out'
+ok "--resume without --userfields completes the run" "$MNW" --resume rs -q
+check "the resumed run's file: the recorded fields on every line" '[ "$(zcat rs/userout.tsv.gz | awk -F"\t" "NF == 3" | wc -l)" -eq 1225 ] && grep -q "^setting userfields query+target+id$" rs/mnw.bookmark'
 # caln's form: M runs, a length of 1 left out
 check "caln: runs of M, I and D, no length of 1" '! zcat u/userout.tsv.gz | cut -f13 | grep -q "[^0-9MID]" && ! zcat u/userout.tsv.gz | cut -f13 | grep -qE "(^|[MID])1[MID]"'
 

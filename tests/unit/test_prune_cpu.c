@@ -513,7 +513,7 @@ static void check_workers(const mnw_scoring *sc, const char *def, double cutoff,
 {
     mnw_iddef d;
     if (mnw_iddef_parse(def, &d)) abort();
-    mnw_outspec spec = {&S200, d, cutoff, 0, {0}, MNW_CUTOFF_SCOPE_DIST};
+    mnw_outspec spec = {&S200, d, cutoff, 0, {0}, MNW_CUTOFF_SCOPE_DIST, {0, {0}}};
     spec.enabled[MNW_OUT_DIST] = 1;
     spec.enabled[MNW_OUT_DISTPLAIN] = 1;
     mnw_eqtab eqt;

@@ -280,7 +280,7 @@ int main(void)
     NPAIRS = mnw_npairs(S.n);
     T_OK(S.n == 200 && NPAIRS == 19900, "16s-200: %zu sequences", S.n);
 
-    mnw_outspec spec = {&S, MNW_IDDEF_DEFAULT, -1.0, 1, {1, 1, 1}, MNW_CUTOFF_SCOPE_DIST}; /* CIGAR and phylip on */
+    mnw_outspec spec = {&S, MNW_IDDEF_DEFAULT, -1.0, 1, {1, 1, 1}, MNW_CUTOFF_SCOPE_DIST, {0, {0}}}; /* CIGAR and phylip on */
     const uint64_t sizes[] = {1, 7, 333, 5000};
     const char *q = getenv("MNW_TEST_TB_QUICK");
     int quick = q && *q && strcmp(q, "0");
