@@ -99,4 +99,6 @@ check "--counts yes with userout is refused, naming it (exit $rc)" '[ $rc -ne 0 
 ok "mnw --outputs userout, other workers and lists" "$MNW" -q -i in.fa -o w -t 3 --worklist-size 7 --match 2 --mismatch -4 --gap-open 20 --gap-extend 2 --free-end-gaps --outputs userout
 check "the same text from 3 workers and lists of 7" 'cmp -s <(zcat u/userout.tsv.gz) <(zcat w/userout.tsv.gz)'
 check "mnw.log lists userout.tsv.gz" 'grep -q "userout.tsv.gz" u/mnw.log'
+"${MPIRUN[@]}" -np 2 "$MNW" -q -i in.fa -o mpi -t 1 --worklist-size 50 --match 2 --mismatch -4 --gap-open 20 --gap-extend 2 --free-end-gaps --outputs userout,dist --output-via mpiio >mpi.out 2>&1
+check "two MPI ranks writing through MPI-IO: the same text" 'cmp -s <(zcat u/userout.tsv.gz) <(zcat mpi/userout.tsv.gz)' || sed 's/^/#   /' mpi.out | head -5
 finish
