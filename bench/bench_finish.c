@@ -336,8 +336,11 @@ int main(int argc, char **argv)
         spec[c].cigar = c == 1;
         if (c == SET_PAF)
             spec[c].enabled[MNW_OUT_PAF] = 1;
-        else if (c == SET_USEROUT)
+        else if (c == SET_USEROUT) {
             spec[c].enabled[MNW_OUT_USEROUT] = 1;
+            mnw_err ue;
+            if (mnw_userfields_parse(MNW_USERFIELDS_DEFAULT, "default", &spec[c].userfields, &ue)) return 1;
+        }
         else
             spec[c].enabled[MNW_OUT_PAIRS] = spec[c].enabled[MNW_OUT_DIST] = 1;
     }

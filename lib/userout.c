@@ -109,7 +109,7 @@ void mnw_userout_line(mnw_buf *b, const mnw_userfields *uf, int id_kind, const m
     id[4] = id[1]; /* BLAST's: the same formula as id1 in vsearch */
     size_t ncaln = 0;
     for (int k = 0; k < uf->n; k++) ncaln += uf->f[k] == MNW_UF_CALN;
-    mnw_buf_reserve(b, (size_t)uf->n * (li + lj + FIELD_ROOM) + ncaln * a->nops * CALN_RUN_ROOM);
+    mnw_buf_reserve(b, (size_t)uf->n * (li + lj + FIELD_ROOM) + ncaln * a->nops * CALN_RUN_ROOM + 1);
     char *p = b->p + b->len;
     for (int k = 0; k < uf->n; k++) {
         if (k) *p++ = '\t';

@@ -30,9 +30,11 @@ rc=$?
 check "bench_finish runs on 12 real genes (66 pairs, work lists of 10): exit 0" '[ $rc -eq 0 ]' || sed 's/^/#   /' finish.txt | tail -5
 check "bench_finish: production and baseline outputs decompress to the same bytes, default and --cigar" \
     '[ $(grep -c "equal the baseline.s text in every work list (0 of 7 work lists differ)" finish.txt) -eq 2 ]'
-check "bench_finish: rows for both paths, both settings, 1 and 2 threads, the PAF rows, and the summary lines" \
+check "bench_finish: rows for both paths, both settings, 1 and 2 threads, the PAF rows, the userout rows (30 bytes a pair or more: the fields written), and the summary lines" \
     '[ $(grep -cE "^(default|cigar) +(mnw|baseline) +[12] +66 " finish.txt) -eq 8 ] && [ $(grep -cE "^paf +mnw +[12] +66 " finish.txt) -eq 2 ] &&
      grep -qE "^finish: paf [0-9]+ pairs/s/core$" finish.txt &&
+     [ $(grep -cE "^userout +mnw +[12] +66 +[0-9.]+ +[0-9]+ +[0-9]+ +([3-9][0-9]|[1-9][0-9][0-9])\.[0-9]+$" finish.txt) -eq 2 ] &&
+     grep -qE "^finish: userout [0-9]+ pairs/s/core \([0-9.]+x paf" finish.txt &&
      tail -1 finish.txt | grep -qE "^finish: default [0-9]+ pairs/s/core, cigar [0-9]+ pairs/s/core \(baseline [0-9]+, [0-9]+\)$"'
 "$BUILD/bench/bench_finish" s12.fa --threads 0 >finbad.txt 2>&1
 rc=$?
