@@ -113,7 +113,8 @@ void mnw_opts_usage(FILE *f);
  * messages ("dist.phylip (a full matrix)"); NULL when every one is
  * filtered by the cutoff (none: cutoff < 0, see mnw_prune_plan_make).
  * dist.column.gz and dist.column are filtered whenever there is a cutoff,
- * pairs.tsv.gz and alignments.paf.gz only with MNW_CUTOFF_SCOPE_ALL,
+ * pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz only with
+ * MNW_CUTOFF_SCOPE_ALL,
  * dist.phylip never. */
 const char *mnw_opts_unfiltered(int outputs, double cutoff, int cutoff_scope);
 

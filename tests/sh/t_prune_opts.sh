@@ -121,13 +121,13 @@ refused() { # refused LABEL PATTERN ARGS... : exit 2, the message, no OUTDIR
         '[ $rc -eq 2 ] && grep -qF -- "$pat" bad.out && [ ! -e bad ]' || sed 's/^/#   /' bad.out | head -3
 }
 refused "--cutoff-scope all without --cutoff" \
-    "mnw: --cutoff-scope all: it filters pairs.tsv.gz and alignments.paf.gz by --cutoff, and no --cutoff is given" --cutoff-scope all
+    "mnw: --cutoff-scope all: it filters pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz by --cutoff, and no --cutoff is given" --cutoff-scope all
 refused "--cutoff-scope all --phylip" "mnw: --cutoff-scope all and dist.phylip: dist.phylip is a full matrix and needs every pair" \
     --cutoff 0.1 --cutoff-scope all --phylip
 refused "--cutoff-scope all --outputs dist,phylip" "--cutoff-scope all drops the pairs beyond --cutoff 0.1 (leave phylip out" \
     --cutoff 0.1 --cutoff-scope all --outputs dist,phylip
 refused "--cutoff-scope some" "command line: cutoff-scope takes dist or all, not 'some'" --cutoff 0.1 --cutoff-scope some
-refused "--cutoff --outputs pairs (scope dist)" "give --cutoff-scope all to filter pairs.tsv.gz and alignments.paf.gz" \
+refused "--cutoff --outputs pairs (scope dist)" "give --cutoff-scope all to filter pairs.tsv.gz, alignments.paf.gz and userout.tsv.gz" \
     --cutoff 0.1 --outputs pairs
 refused "--prune maybe" "command line: prune takes auto, yes or no, not 'maybe'" --prune maybe
 refused "--prune yes without --cutoff" "mnw: error: --prune yes: the filter cannot be used: no --cutoff, so every pair is in the outputs" --prune yes
