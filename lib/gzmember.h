@@ -24,7 +24,7 @@
 #define MNW_GZIP_AUTO 0
 #define MNW_GZIP_FAST 100
 #define MNW_GZIP_FAST_LEVEL 1
-/* The level of AUTO's outputs without CIGARs (issue 19's measurements). */
+/* The level of AUTO's outputs (issue 19's measurements). */
 #define MNW_GZIP_LEVEL_PLAIN 5
 
 /* Compresses in[0..len) into out (replacing its content) as one gzip

@@ -87,6 +87,11 @@ void mnw_userout_line(mnw_buf *b, const mnw_userfields *uf, int id_kind, const m
                       size_t nj)
 {
     static const mnw_iddef vs = {MNW_ID_VSEARCH2, 1}; /* vsearch's rule for the matching columns */
+    /* the default list for a zeroed record (its 13 fields, MNW_USERFIELDS_DEFAULT's order) */
+    static const mnw_userfields dflt = {13, {MNW_UF_QUERY, MNW_UF_TARGET, MNW_UF_ID0, MNW_UF_ID1, MNW_UF_ID2, MNW_UF_ID3,
+                                             MNW_UF_ID4, MNW_UF_ALNLEN, MNW_UF_MISM, MNW_UF_OPENS, MNW_UF_GAPS,
+                                             MNW_UF_RAW, MNW_UF_CALN}};
+    if (uf->n == 0) uf = &dflt;
     mnw_pathfig f;
     mnw_pathfig_of_runs(&vs, a->ops, a->nops, ci, ni, cj, nj, &f);
     const uint64_t L = (uint64_t)f.pairs + f.gaps, M = f.eq, mism = (uint64_t)f.pairs - f.eq;

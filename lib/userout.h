@@ -42,6 +42,8 @@ typedef enum {
 /* The default list: the fields issue 41 names (the ones users name most). */
 #define MNW_USERFIELDS_DEFAULT "query+target+id0+id1+id2+id3+id4+alnlen+mism+opens+gaps+raw+caln"
 
+/* n = 0 (a zeroed record: an mnw_outspec built without a list) stands for
+ * MNW_USERFIELDS_DEFAULT in mnw_userout_line; a parsed list is never empty. */
 typedef struct {
     int32_t n;
     uint8_t f[MNW_USERFIELDS_MAX]; /* mnw_ufield, in the order of the columns */

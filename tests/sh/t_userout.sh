@@ -74,11 +74,9 @@ refused "an empty field name" "an empty field name" --outputs userout --userfiel
 refused "--userfields without userout in --outputs" "does not name userout" --userfields query+target
 refused "the field id with a mothur --iddef" "--iddef mothur-onegap" --outputs userout --userfields query+id --iddef mothur-onegap
 # a resumed run keeps its fields: a resume asking for others is refused
-"$MNW" -q -i in.fa -o rs -t 1 --worklist-size 20 --outputs userout --userfields query+target+id &
-pid=$!
-sleep 1
-kill -TERM $pid 2>/dev/null
-wait $pid
+term_mid_run rs -q -i in.fa -t 1 --worklist-size 20 --outputs userout --userfields query+target+id
+check "the run with --userfields query+target+id stopped by SIGTERM mid-run (exit $rc)" \
+    '[ $rc -eq 3 ] && [ "$(sed -n "s/^watermark //p" rs/mnw.bookmark)" -lt 1225 ]'
 "$MNW" --resume rs -q --userfields query+caln >rs.out 2>&1
 rc=$?
 check "--resume with other --userfields is refused (exit $rc), naming both lists" '[ $rc -ne 0 ] && grep -q "userfields query+target+id" rs.out && grep -q "query+caln" rs.out'

@@ -8,6 +8,7 @@
  * parser (vsearch's names joined by '+', a name twice, the refusals with the
  * name) and its canonical spelling; t_userout.sh compares with vsearch
  * itself on real genes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,25 @@ int main(void)
     mnw_userfields uf, keep;
     mnw_err e;
     char buf[512];
+    {   /* a zeroed list (an outspec built without one) writes the default fields */
+        char dflt[512];
+        snprintf(dflt, sizeof dflt, "%s", line("I2 =2 X1 =2 D1", -7, "GGACGTA", "ACCTAT", MNW_USERFIELDS_DEFAULT, 2));
+        mnw_aln a;
+        mnw_aln_init(&a);
+        mnw_aln_push(&a, MNW_OP_I, 2), mnw_aln_push(&a, MNW_OP_EQ, 2), mnw_aln_push(&a, MNW_OP_X, 1);
+        mnw_aln_push(&a, MNW_OP_EQ, 2), mnw_aln_push(&a, MNW_OP_D, 1);
+        a.score = -7;
+        uint8_t ci[8], cj[8];
+        codes("GGACGTA", ci), codes("ACCTAT", cj);
+        const mnw_userfields zero = {0};
+        mnw_buf b;
+        mnw_buf_init(&b);
+        mnw_userout_line(&b, &zero, 2, &a, "ti", 2, ci, 7, "qj", 2, cj, 6);
+        T_OK(b.len == strlen(dflt) && !memcmp(b.p, dflt, b.len) && b.len > 20,
+             "a zeroed field list writes the default list's line (%.*s)", (int)b.len - 1, b.p);
+        mnw_buf_free(&b);
+        mnw_aln_free(&a);
+    }
     T_OK(mnw_userfields_parse(ALL, "x", &uf, &e) == 0 && uf.n == 40 &&
              !strcmp(mnw_userfields_format(&uf, buf, sizeof buf), ALL),
          "all 40 names parse and spell back the same");
