@@ -262,7 +262,7 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_FLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
               -D_GNU_SOURCE -I. $(DEFLATE_CFLAGS)
 FUZZ_SRC_fasta := lib/fasta.c lib/seq.c lib/util.c
-FUZZ_SRC_config := src/config.c src/opts.c lib/userout.c lib/prune.c lib/shard.c lib/outsel.c lib/identity.c lib/aln.c lib/score.c lib/buf.c lib/fmtnum.c lib/util.c workers/gpu/gpu_opts.c
+FUZZ_SRC_config := src/config.c src/opts.c src/like.c lib/userout.c lib/prune.c lib/shard.c lib/outsel.c lib/identity.c lib/aln.c lib/score.c lib/buf.c lib/fmtnum.c lib/util.c workers/gpu/gpu_opts.c
 FUZZ_SRC_bookmark := cld/bookmark.c lib/sum.c lib/outsel.c lib/regfile.c lib/safeio.c lib/afile.c lib/buf.c lib/fmtnum.c lib/seq.c lib/util.c
 define FUZZ_RULE
 build-fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_util.h $$(FUZZ_SRC_$(1))

@@ -328,7 +328,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gpu: no GPU: %s\n", why);
         return 1;
     }
-    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends}, {4, -5, 12, 3, free_ends}};
+    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO}, {4, -5, 12, 3, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO}};
     const char *mname[] = {"linear", "affine"};
     if (free_ends) printf("# --free-ends 1: terminal gaps cost nothing (the rows' gaps label says linear or affine)\n");
     char device[512] = "";

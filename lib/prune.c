@@ -78,6 +78,10 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
         snprintf(why, sizeof why, "%s needs every pair, not only those within --cutoff", unfiltered);
         return off(p, mode, e, why);
     }
+    if (sc->amb == MNW_AMB_LETTERS)
+        return off(p, mode, e,
+                   "ambiguity codes score by their letters (--ambiguity letters), and the bound is proven for "
+                   "ambiguity codes that score 0 (docs/PRUNE.md)");
     const int b = bound_of(d), eb = ed_bound_of(d);
     if (b == B_NONE) {
         snprintf(why, sizeof why,

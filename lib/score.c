@@ -34,6 +34,12 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
             return mnw_err_set(e, "--%s must be between %d and %d", set[k].key, lo, hi);
     }
     if (sc->gap_extend > sc->gap_open) return mnw_err_set(e, "--gap-extend must not exceed --gap-open");
+    if (sc->tie != MNW_TIE_MNW && sc->tie != MNW_TIE_MOTHUR) return mnw_err_set(e, "unknown tie rule %d", sc->tie);
+    if (sc->amb != MNW_AMB_ZERO && sc->amb != MNW_AMB_LETTERS) return mnw_err_set(e, "unknown ambiguity rule %d", sc->amb);
+    if (sc->tie == MNW_TIE_MOTHUR && mnw_scoring_affine(sc))
+        return mnw_err_set(e, "--tie-rule mothur and --gap-open %d --gap-extend %d: mothur's rule is that of its "
+                              "linear-gap aligner (pairwise.seqs align=needleman); give one --gap",
+                           sc->gap_open, sc->gap_extend);
     return 0;
 }
 

@@ -4,9 +4,12 @@
  *   both codes in ACGT, identical        -> match     (default +4)
  *   both codes in ACGT, different        -> mismatch  (default -5)
  *   an IUPAC ambiguity code on either side (R Y S W K M B D H V N) -> 0
+ *     (amb == MNW_AMB_LETTERS, mothur's rule: the same letter on both
+ *     sides -> match, another -> mismatch)
  * Gaps: a run of L gap columns costs open + (L-1) * extend (penalties are
  * positive numbers). Linear gaps are open == extend (default 10 each).
  * free_ends: leading and trailing gaps (overhangs) cost nothing.
+ * tie: which of several optimal alignments is reported (below).
  *
  * Thread-safety: an mnw_scoring is a plain read-only value after setup.
  */
@@ -24,16 +27,32 @@ typedef struct {
     int gap_open;   /* penalty of the first column of a gap run, >= 0 */
     int gap_extend; /* penalty of each further column, >= 0, <= gap_open */
     int free_ends;  /* 1: terminal gaps cost nothing */
+    int tie;        /* the tie rule: MNW_TIE_MNW or MNW_TIE_MOTHUR (linear gaps only) */
+    int amb;        /* ambiguity codes: MNW_AMB_ZERO or MNW_AMB_LETTERS */
 } mnw_scoring;
 
-#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0}
+/* The tie rules (docs/SCORING.md). mnw's: a cell prefers the diagonal, then
+ * I (up), then D (left); with free end gaps the last row's best cell wins
+ * a tie with the last column's. mothur's (pairwise.seqs, issue 41): the
+ * diagonal, then D, then I; the last column's best cell wins the tie. The
+ * DP values are the same; only co-optimal paths differ. */
+#define MNW_TIE_MNW 0
+#define MNW_TIE_MOTHUR 1
+
+/* How a column with an ambiguity code scores (docs/SCORING.md): 0 (mnw's
+ * and vsearch's), or by its letters as mothur's pairwise.seqs compares
+ * them (the same letter a match, any other a mismatch). */
+#define MNW_AMB_ZERO 0
+#define MNW_AMB_LETTERS 1
+
+#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO}
 
 static inline int mnw_scoring_affine(const mnw_scoring *sc) { return sc->gap_open != sc->gap_extend; }
 
 /* Substitution score of two codes (the rule above). */
 static inline int mnw_sub(const mnw_scoring *sc, uint8_t a, uint8_t b)
 {
-    if (a >= 4 || b >= 4) return 0;
+    if ((a >= 4 || b >= 4) && sc->amb != MNW_AMB_LETTERS) return 0;
     return a == b ? sc->match : sc->mismatch;
 }
 

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #define JOB_MAGIC 0x4a574e4du /* "MNWJ" */
-#define JOB_VERSION 9u /* 2: outputs (a mask) where 1 had phylip; 3: four outputs (paf); 4: five (dist-plain);
+#define JOB_VERSION 10u /* 2: outputs (a mask) where 1 had phylip; 3: four outputs (paf); 4: five (dist-plain);
                           5: output_via; 6: cutoff_scope, prune; 7: gpu_possible;
                           8: gpu_possible gone (the GPU filter runs stage 2 too);
-                          9: six outputs (userout) and its fields */
+                          9: six outputs (userout) and its fields; 10: the scoring's tie rule */
 #define BOM 0x01020304u
 
 typedef struct {

@@ -37,6 +37,7 @@
 #include "nld/nldnet.h"
 #include "nld/nldout.h"
 #include "nld/topo.h"
+#include "src/like.h"
 #include "src/opts.h"
 #include "src/report.h"
 #include "src/resume.h"
@@ -542,10 +543,12 @@ static void log_job(const rank0_run *R, double t_read)
             LOG_INFO("shard %s: no pair (more shards than work lists of %llu pairs); its outputs are empty",
                      mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)o->worklist_size);
     }
-    LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s; identity %s%s", o->sc.match, o->sc.mismatch,
-             o->sc.gap_open, o->sc.gap_extend, mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
-             o->sc.free_ends ? ", free end gaps" : "", mnw_iddef_name(&o->iddef),
-             o->iddef.countends ? "" : " (countends=no)");
+    LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s, ambiguity codes %s, %s's tie rule; "
+             "identity %s%s%s%s",
+             o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend,
+             mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)", o->sc.free_ends ? ", free end gaps" : "",
+             o->sc.amb == MNW_AMB_LETTERS ? "by their letters" : "0", mnw_tie_name(o->sc.tie), mnw_iddef_name(&o->iddef), o->iddef.countends ? "" : " (countends=no)",
+             o->like != MNW_LIKE_MNW ? "; --like " : "", o->like != MNW_LIKE_MNW ? mnw_like_name(o->like) : "");
     char files[128];
     LOG_INFO("outputs: %s%s; %s", outputs_files(mnw_opts_outputs(o), files, sizeof files),
              o->cigar && mnw_outsel_has(mnw_opts_outputs(o), MNW_OUT_PAIRS) ? " (with CIGARs)" : "",

@@ -4,6 +4,7 @@
 #include "lib/buf.h"
 #include "lib/outsel.h"
 #include "src/config.h"
+#include "src/like.h"
 #include "workers/gpu/gpu.h"
 
 #include <errno.h>
@@ -41,6 +42,9 @@ static const optdef optdefs[] = {
     {"gap-open", 0, T_VALUE, "N", "affine: penalty of a gap's first column"},
     {"gap-extend", 0, T_VALUE, "N", "affine: penalty of each further column"},
     {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
+    {"tie-rule", 0, T_VALUE, "mnw|mothur", "which of equally good alignments: mnw's rule (default) or mothur's (linear gaps; docs/SCORING.md)"},
+    {"ambiguity", 0, T_VALUE, "zero|letters", "how a column with an ambiguity code (N, R...) scores: 0 (default) or by its letters, the same a match, others a mismatch (mothur's; docs/SCORING.md)"},
+    {"like", 0, T_VALUE, "mnw|mothur", "another tool's numbers: its scoring, tie rule and identity as defaults (mothur: pairwise.seqs; docs/SCORING.md)"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
@@ -272,6 +276,14 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "gap-open")) SCORE_OPT(o->sc.gap_open);
     else if (!strcmp(key, "gap-extend")) SCORE_OPT(o->sc.gap_extend);
     else if (!strcmp(key, "free-end-gaps")) o->sc.free_ends = flag;
+    else if (!strcmp(key, "tie-rule")) {
+        if (mnw_tie_parse(v, &o->sc.tie)) return mnw_err_set(e, "%s: tie-rule takes mnw or mothur, not '%s'", where, v);
+    } else if (!strcmp(key, "ambiguity")) {
+        if (mnw_amb_parse(v, &o->sc.amb))
+            return mnw_err_set(e, "%s: ambiguity takes zero or letters, not '%s'", where, v);
+    } else if (!strcmp(key, "like")) {
+        if (mnw_like_parse(v, &o->like)) return mnw_err_set(e, "%s: like takes mnw or mothur, not '%s'", where, v);
+    }
     else if (!strcmp(key, "iddef")) {
         if (mnw_iddef_parse(v, &o->iddef))
             return mnw_err_set(e, "%s: unknown identity definition '%s' (%s)", where, v, mnw_iddef_names_help);
@@ -507,6 +519,8 @@ static int path_ok(const char *opt, const char *path, mnw_err *e)
 
 int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
+    /* a new run's --like defaults (a resumed run's settings are its bookmark's) */
+    if (!o->resume && mnw_like_apply(o, e)) return -1;
     if (o->countends >= 0) o->iddef.countends = o->countends;
     if (path_ok("-i", o->input, e) || path_ok("-o", o->outdir, e) || path_ok("--resume", o->resume, e)) return -1;
     if (o->resume) {

@@ -28,6 +28,9 @@
  * AUTO: MPI-IO with more than one rank, rank 0 with one. */
 enum { MNW_VIA_AUTO = 0, MNW_VIA_RANK0 = 1, MNW_VIA_MPIIO = 2 };
 
+/* --like modes (src/like.h) */
+enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1 };
+
 /* A per-node setting: applies on hosts whose name matches `pattern` (a
  * shell glob), from a config section "[host PATTERN]" or --host. */
 typedef struct {
@@ -39,7 +42,8 @@ typedef struct {
     char *outdir;      /* -o */
     char *config;      /* -c */
     int threads;       /* node-local; 0: the topology's default */
-    mnw_scoring sc;
+    mnw_scoring sc;    /* sc.tie: --tie-rule */
+    int like;          /* --like: MNW_LIKE_* (src/like.h); result-changing through what it sets */
     mnw_iddef iddef;
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */

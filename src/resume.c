@@ -13,6 +13,7 @@
 #include "lib/log.h"
 #include "lib/outsel.h"
 #include "lib/statfmt.h"
+#include "src/like.h"
 
 /* A result-changing setting: its bookmark key (an option name) and the
  * options that set it. */
@@ -27,6 +28,9 @@ static const rsetting rsettings[] = {
     {"gap-open", {"gap-open"}},   /* --gap marks gap-open and gap-extend */
     {"gap-extend", {"gap-extend"}},
     {"free-end-gaps", {"free-end-gaps"}},
+    {"tie-rule", {"tie-rule"}}, /* a bookmark without it is mnw's rule (before the option existed) */
+    {"ambiguity", {"ambiguity"}}, /* zero before the option existed */
+    {"like", {"like"}},         /* informative (the settings it set are recorded); none before the option */
     {"iddef", {"iddef", "countends"}}, /* the name carries countends ("-noends") */
     {"cutoff", {"cutoff"}},
     {"cutoff-scope", {"cutoff-scope"}}, /* a bookmark without it is dist's (before the option existed) */
@@ -50,6 +54,9 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
     else if (!strcmp(key, "gap-open")) snprintf(v, n, "%d", o->sc.gap_open);
     else if (!strcmp(key, "gap-extend")) snprintf(v, n, "%d", o->sc.gap_extend);
     else if (!strcmp(key, "free-end-gaps")) snprintf(v, n, "%s", yes_no(o->sc.free_ends));
+    else if (!strcmp(key, "tie-rule")) snprintf(v, n, "%s", mnw_tie_name(o->sc.tie));
+    else if (!strcmp(key, "ambiguity")) snprintf(v, n, "%s", mnw_amb_name(o->sc.amb));
+    else if (!strcmp(key, "like")) snprintf(v, n, "%s", mnw_like_name(o->like));
     else if (!strcmp(key, "iddef")) snprintf(v, n, "%s", mnw_iddef_name(&o->iddef));
     else if (!strcmp(key, "cutoff")) {
         if (o->cutoff < 0) snprintf(v, n, "none");
@@ -96,6 +103,14 @@ static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t c
     if (!strcmp(rsettings[k].key, "userfields")) { /* the default before the option existed */
         const char *v = mnw_bookmark_get(b, "userfields");
         return v ? v : MNW_USERFIELDS_DEFAULT;
+    }
+    if (!strcmp(rsettings[k].key, "ambiguity")) { /* zero before the option existed */
+        const char *v = mnw_bookmark_get(b, "ambiguity");
+        return v ? v : "zero";
+    }
+    if (!strcmp(rsettings[k].key, "tie-rule") || !strcmp(rsettings[k].key, "like")) { /* mnw's before they existed */
+        const char *v = mnw_bookmark_get(b, rsettings[k].key);
+        return v ? v : "mnw";
     }
     if (!strcmp(rsettings[k].key, "cutoff-scope")) { /* dist before the option existed */
         const char *v = mnw_bookmark_get(b, "cutoff-scope");

@@ -211,7 +211,7 @@ void mnw_gpu_run_matrix(cudaStream_t, int kind, int dirs, const mnw_gpu_kpair *p
 }
 
 void mnw_gpu_run_trace(cudaStream_t, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
-                       uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs)
+                       int tie, uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs)
 {
     launch_lock held;
     emu_block_dim = emu_dim3{128, 1, 1};
@@ -221,7 +221,7 @@ void mnw_gpu_run_trace(cudaStream_t, const mnw_gpu_kpair *pairs, int np, const u
     for (int x = 0; x < np; x++) {
         ids_now.bid = emu_dim3{(unsigned)(x / 128), 0, 0};
         ids_now.tid = emu_dim3{(unsigned)(x % 128), 0, 0};
-        trace(pairs, np, codes, affine, var, ends, packed, hdr, figs != NULL, t);
+        trace(pairs, np, codes, affine, tie, var, ends, packed, hdr, figs != NULL, t);
     }
 }
 

@@ -42,7 +42,9 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
     }
     /* End cell: (m, n); with free end gaps the best cell of the last row
      * (ties: largest column) or, if strictly better, of the last column
-     * (ties: largest row). */
+     * (ties: largest row). mothur's tie rule: the last column's unless the
+     * last row's is strictly better. */
+    const int mothur = sc->tie == MNW_TIE_MOTHUR;
     int re = m, ce = n;
     if (sc->free_ends) {
         int bc = 0, br = 0;
@@ -50,7 +52,7 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
             if (AT(H, m, c) >= AT(H, m, bc)) bc = c;
         for (int r = 0; r <= m; r++)
             if (AT(H, r, n) >= AT(H, br, n)) br = r;
-        if (AT(H, m, bc) >= AT(H, br, n)) {
+        if (mothur ? AT(H, m, bc) > AT(H, br, n) : AT(H, m, bc) >= AT(H, br, n)) {
             re = m;
             ce = bc;
         } else {
@@ -75,7 +77,9 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
                 c--;
                 continue;
             }
-            st = AT(H, r, c) == AT(E, r, c) ? SE : SF;
+            /* mnw: I before D; mothur: D before I */
+            if (mothur) st = AT(H, r, c) == AT(F, r, c) ? SF : SE;
+            else st = AT(H, r, c) == AT(E, r, c) ? SE : SF;
         }
         if (st == SE) {
             int ext = AT(E, r - 1, c) - ge > AT(H, r - 1, c) - go;

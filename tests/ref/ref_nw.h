@@ -1,6 +1,6 @@
 /* ref_nw.h - the deliberately plain full-matrix reference aligner (tests
  * only): three int64 matrices (H, E, F), the recurrences and the trace-back
- * rule of docs/SCORING.md written as directly as possible. Ground truth for
+ * rule of docs/SCORING.md (mnw's or mothur's, sc->tie) written as directly as possible. Ground truth for
  * every optimised implementation. O(m*n) memory; not thread-safe across a
  * shared mnw_aln, otherwise reentrant. */
 #ifndef MNW_REF_NW_H

@@ -1,7 +1,7 @@
 /* check_output.c - verifies an mnw output directory against its input
  * (tests only). Usage:
  *   check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS
- *                [--parasail] [--ref N]
+ *                [--parasail] [--ref N] [--tie mothur] [--ambiguity letters]
  * For every line of pairs.tsv.gz (written with --cigar): the pairs are all
  * there, in k order, with the right ids; the CIGAR consumes both sequences
  * exactly; re-scoring the CIGAR gives the score column; length, matches,
@@ -13,7 +13,7 @@
  * functions: Debian 12's parasail returns lower scores from
  * nw_striped_16/32 than from its own trace and scan variants on some 16S
  * pairs (docs/TESTING.md). --ref N: the first N pairs equal the reference aligner's
- * (score and CIGAR). Prints "ok - ..." / "not ok - ..." lines. */
+ * (score and CIGAR; --tie mothur: under mothur's tie rule). Prints "ok - ..." / "not ok - ..." lines. */
 #include <parasail.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,15 +46,18 @@ static int parse_cigar(const char *s, mnw_aln *a)
 int main(int argc, char **argv)
 {
     if (argc < 8) {
-        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N]\n");
+        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N] [--tie mothur] [--ambiguity letters]\n");
         return 2;
     }
-    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7])};
+    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), MNW_TIE_MNW, MNW_AMB_ZERO};
     int use_parasail = 0;
     long nref = 0;
     for (int a = 8; a < argc; a++) {
         if (!strcmp(argv[a], "--parasail")) use_parasail = 1;
         else if (!strcmp(argv[a], "--ref") && a + 1 < argc) nref = atol(argv[++a]);
+        else if (!strcmp(argv[a], "--tie") && a + 1 < argc) sc.tie = !strcmp(argv[++a], "mothur") ? MNW_TIE_MOTHUR : MNW_TIE_MNW;
+        else if (!strcmp(argv[a], "--ambiguity") && a + 1 < argc)
+            sc.amb = !strcmp(argv[++a], "letters") ? MNW_AMB_LETTERS : MNW_AMB_ZERO;
     }
     mnw_seqset s;
     mnw_seqset_init(&s);

@@ -53,14 +53,29 @@ typedef struct {
 } variant;
 
 static const mnw_scoring modes[] = {
-    {4, -5, 10, 10, 0}, /* default: linear */
-    {4, -5, 16, 4, 0},  /* affine */
-    {4, -5, 10, 10, 1}, /* linear, free end gaps */
-    {2, -3, 5, 2, 1},   /* affine, free end gaps */
-    {1, 0, 0, 0, 0},    /* degenerate: zero penalties, many ties */
-    {5, -4, 12, 1, 0},  /* affine, cheap extension */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO}, /* default: linear */
+    {4, -5, 16, 4, 0, MNW_TIE_MNW, MNW_AMB_ZERO},  /* affine */
+    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO}, /* linear, free end gaps */
+    {2, -3, 5, 2, 1, MNW_TIE_MNW, MNW_AMB_ZERO},   /* affine, free end gaps */
+    {1, 0, 0, 0, 0, MNW_TIE_MNW, MNW_AMB_ZERO},    /* degenerate: zero penalties, many ties */
+    {5, -4, 12, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO},  /* affine, cheap extension */
+    {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_LETTERS}, /* --like mothur: pairwise.seqs' scoring, letters, tie rule */
+    {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO}, /* mothur's rule, end gaps counted */
+    {1, 0, 0, 0, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO},   /* mothur's rule, zero penalties: ties everywhere */
+    {4, -5, 16, 4, 1, MNW_TIE_MNW, MNW_AMB_LETTERS},  /* ambiguity codes by their letters, affine */
 };
-static const char *mode_name[] = {"linear", "affine", "linear+free-ends", "affine+free-ends", "zero-gap", "affine-cheap-ext"};
+static const char *mode_name[] = {"linear", "affine", "linear+free-ends", "affine+free-ends", "zero-gap", "affine-cheap-ext",
+                                  "mothur", "mothur-rule+end-gaps", "mothur-rule+zero-gap", "letters+affine+free-ends"};
+
+/* ops as a forward CIGAR-like string ("1D1I") */
+static const char *ops_str(const mnw_aln *al, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < al->nops && n + 16 < cap; k++)
+        n += (size_t)snprintf(buf + n, cap - n, "%u%c", al->ops[k] >> 2, "=XID"[al->ops[k] & 3]);
+    return buf;
+}
 
 #define MAXL 700
 
@@ -153,9 +168,57 @@ int main(void)
         }
     }
 
+    /* the two tie rules by hand (docs/SCORING.md): A against C, gap 1,
+     * mismatch -5: I + D (-2) beats the mismatch, and the cell (1, 1)
+     * takes I (up) under mnw's rule, D (left) under mothur's, so mnw reads
+     * 1D1I and mothur 1I1D. With free end gaps every path scores 0 or
+     * less and the ends tie at 0: (1, 0) in the last row (mnw: 1I1D) and
+     * (0, 1) in the last column (mothur: 1D1I). */
+    {
+        const uint8_t a[1] = {0}, b[1] = {1};
+        const uint8_t *tp[1] = {b};
+        int n[1] = {1};
+        struct { mnw_scoring sc; const char *want; } hc[] = {
+            {{4, -5, 1, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO}, "1D1I"},
+            {{4, -5, 1, 1, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO}, "1I1D"},
+            {{4, -5, 1, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO}, "1I1D"},
+            {{4, -5, 1, 1, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO}, "1D1I"},
+        };
+        for (size_t k = 0; k < sizeof hc / sizeof *hc; k++) {
+            char b1[64], b2[64];
+            ref_nw(&hc[k].sc, a, 1, b, 1, &ref);
+            mnw_cpu_align(ws, &hc[k].sc, a, 1, tp, n, 1, out);
+            T_OK(!strcmp(ops_str(&ref, b1, sizeof b1), hc[k].want) && !strcmp(ops_str(&out[0], b2, sizeof b2), hc[k].want),
+                 "A vs C, %s's rule%s: %s (reference %s, kernel %s)", hc[k].sc.tie ? "mothur" : "mnw",
+                 hc[k].sc.free_ends ? ", free end gaps" : "", hc[k].want, b1, b2);
+        }
+    }
+
+    /* the rules differ where ties are: on random pairs (related or not)
+     * with mothur's scoring some alignments change with the rule (so the
+     * tests above would see a kernel that ignored it) */
+    {
+        mnw_scoring mo = {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO}, mn = mo;
+        mn.tie = MNW_TIE_MNW;
+        int differ = 0, samescore = 1;
+        for (int it = 0; it < 100; it++) {
+            int m = 100 + (int)(rnd() % 100), nn = m + (int)(rnd() % 21) - 10;
+            rand_seq(qs, m, 0, NULL, 0);
+            rand_seq(ts[0], nn, 0, it % 2 ? qs : NULL, m); /* related or not */
+            const uint8_t *tp[1] = {ts[0]};
+            int n[1] = {nn};
+            mnw_cpu_align(ws, &mo, qs, m, tp, n, 1, out);
+            mnw_cpu_align(ws, &mn, qs, m, tp, n, 1, &out[1]);
+            differ += !same(&out[0], &out[1]);
+            samescore &= out[0].score == out[1].score;
+        }
+        T_OK(differ > 0 && samescore, "mothur's and mnw's rules: the same scores, other alignments on %d of 100 random pairs",
+             differ);
+    }
+
     /* unrelated sequences: no overlap worth having with free end gaps */
     {
-        mnw_scoring sc = {4, -5, 10, 10, 1};
+        mnw_scoring sc = {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO};
         memset(qs, 0, 50);
         memset(ts[0], 1, 50);
         const uint8_t *tp[1] = {ts[0]};
@@ -167,7 +230,7 @@ int main(void)
 
     /* scores that overflow int16: the dispatcher must choose 32-bit lanes */
     {
-        mnw_scoring sc = {900, -900, 1000, 1000, 0};
+        mnw_scoring sc = {900, -900, 1000, 1000, 0, MNW_TIE_MNW, MNW_AMB_ZERO};
         int m = 600;
         rand_seq(qs, m, 2, NULL, 0);
         const uint8_t *tp[16];
@@ -187,7 +250,7 @@ int main(void)
         T_OK(bad == 0, "32-bit lanes: 11 large-score pairs identical to the reference (%d differ)", bad);
     }
     {
-        mnw_scoring sc = {4, -5, 10, 10, 0};
+        mnw_scoring sc = {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO};
         T_OK(mnw_fits16(&sc, 1700, 1700), "int16 bound accepts 16S lengths (1700 x 1700) at +4/-5/10");
         T_OK(mnw_fits16(&sc, 3000, 3000) == 1, "int16 bound accepts 3000 x 3000 at +4/-5/10");
         T_OK(!mnw_fits16(&sc, 10000, 10000), "int16 bound rejects 10000 x 10000 at +4/-5/10");
@@ -196,7 +259,7 @@ int main(void)
     /* long pair: the widest kernel's direction bits would pass the 256 MB
      * budget, so the dispatcher takes a narrower one; same result */
     {
-        mnw_scoring sc = {1, -1, 2, 2, 0};
+        mnw_scoring sc = {1, -1, 2, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO};
         int m = 6000, nn = 5900;
         uint8_t *a = malloc((size_t)m), *b = malloc((size_t)nn);
         rand_seq(a, m, 1, NULL, 0);

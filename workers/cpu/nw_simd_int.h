@@ -13,7 +13,10 @@
  * V_DIRBITS and found again at
  * V_POS_A(lane) / V_POS_B(lane):
  *   linear: A = H came from the diagonal; B = the left gap (D) is strictly
- *           better than the upper one (I), so without A: B ? D : I
+ *           better than the upper one (I), so without A: B ? D : I;
+ *           under mothur's tie rule (sc->tie) B = the upper gap is strictly
+ *           better than the left one, so without A: B ? I : D (the view's
+ *           b_up), and the last column's end cell wins a tie
  *   affine: word 0: A = H equals the diagonal, B = H equals E (I);
  *           word 1: A = E extended (strictly better than opening), B = F
  *           extended
@@ -33,8 +36,13 @@
  * V_CMPEQ, V_CMPGT, V_LOAD, V_STORE (aligned).
  */
 
-void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
-                            const uint8_t *const *t, const int *n, int count, void *dirbuf, mnw_tb_end *ends)
+/* The body, for one tie rule (a constant in each of the two copies
+ * V_NAME_dirs makes, so the rule costs nothing per cell). V_BGT(left, up):
+ * the linear B bit. */
+#define V_BGT(left, up) (tie ? V_CMPGT((up), (left)) : V_CMPGT((left), (up)))
+static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
+    struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m, const uint8_t *const *t, const int *n,
+    int count, void *dirbuf, mnw_tb_end *ends, const int tie)
 {
     int nl[LANES];
     int maxn = 0;
@@ -119,13 +127,13 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
                 V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
                 V_T u1 = V_ADD(up1, vgo);
                 V_T h1 = V_MAX(V_MAX(d1, u1), hg1);
-                dr1[c - 1] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPGT(hg1, u1));
+                dr1[c - 1] = V_DIRBITS(V_CMPEQ(h1, d1), V_BGT(hg1, u1));
                 if (fe && islast[c]) V_STORE(&row1[c], h1);
                 hg1 = V_ADD(h1, vgo); /* also row r0+1's upper gap */
                 hdiag1 = up1;
                 V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
                 V_T h2 = V_MAX(V_MAX(d2, hg1), hg2);
-                dr2[c - 1] = V_DIRBITS(V_CMPEQ(h2, d2), V_CMPGT(hg2, hg1));
+                dr2[c - 1] = V_DIRBITS(V_CMPEQ(h2, d2), V_BGT(hg2, hg1));
                 hg2 = V_ADD(h2, vgo);
                 hdiag2 = h1;
                 V_STORE(&hrow[c], h2);
@@ -204,8 +212,9 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
                 V_T u = V_ADD(up, vgo);
                 V_T h = V_MAX(V_MAX(d, u), hg);
                 /* bit A: H came from the diagonal; bit B: the left gap is strictly
-                 * better than the upper one (so, without A, D rather than I) */
-                dr[c - 1] = V_DIRBITS(V_CMPEQ(h, d), V_CMPGT(hg, u));
+                 * better than the upper one (so, without A, D rather than I;
+                 * mothur's rule: the reverse) */
+                dr[c - 1] = V_DIRBITS(V_CMPEQ(h, d), V_BGT(hg, u));
                 V_STORE(&hrow[c], h);
                 hdiag = up;
                 hg = V_ADD(h, vgo);
@@ -258,7 +267,7 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
                     vbr = lc[r];
                     br = r;
                 }
-            if (vbc >= vbr) {
+            if (tie ? vbc > vbr : vbc >= vbr) { /* mnw: the last row wins a tie; mothur: the last column */
                 re = m;
                 ce = bc;
                 best = vbc;
@@ -278,13 +287,24 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
         en->v.ext_bit = (uint32_t)wbits;
         en->v.rshift = 0;
         en->v.sub_bits = 0;
-        en->v.b_up = 0;
+        en->v.b_up = affine ? 0 : (uint32_t)tie;
         en->v.tr = 0;
         en->v.stream = 0;
         en->re = re;
         en->ce = ce;
         en->score = best;
     }
+}
+
+#undef V_BGT
+
+void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
+                            const uint8_t *const *t, const int *n, int count, void *dirbuf, mnw_tb_end *ends)
+{
+    if (sc->tie == MNW_TIE_MOTHUR && !mnw_scoring_affine(sc))
+        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 1);
+    else
+        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 0);
 }
 
 void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,

@@ -389,8 +389,13 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.ge = sc->gap_extend;
     g->ks.affine = mnw_scoring_affine(sc);
     g->ks.free_ends = sc->free_ends;
+    /* mothur's tie rule: linear gaps only (mnw_scoring_check refuses it
+     * with affine ones); the kept tag T = 1 - tie (gpu_kern_int.h) */
+    g->ks.tie = (sc->tie == MNW_TIE_MOTHUR && !g->ks.affine) ? 1 : 0;
     g->ks.mask2 = 0xfffcfffcu;
-    g->ks.one2 = 0x00010001u;
+    g->ks.one2 = g->ks.tie ? 0u : 0x00010001u;
+    g->ks.lt2 = g->ks.tie ? 0x00010001u : 0xffffffffu;
+    g->ks.letters = sc->amb == MNW_AMB_LETTERS;
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
     g->pack2 = g->o.two_per_lane && fits16(&g->ks);
     if (g->o.prune && g->o.prune->on) {
@@ -734,7 +739,7 @@ extern "C" int mnw_gpu_launch(mnw_gpu *g, mnw_gpu_batch *b, mnw_err *e)
         CHECK_CUDA(e, g->dev, cudaMemcpyAsync(b->h_ends, sl->d_ends, (size_t)np * sizeof *b->h_ends, cudaMemcpyDeviceToHost, sl->st));
         if (!g->o.score_only && g->o.traceback_device) {
             CHECK_CUDA(e, g->dev, cudaMemsetAsync(sl->d_hdr, 0, sizeof(uint32_t), sl->st));
-            mnw_gpu_run_trace(sl->st, sl->d_pairs, np, g->d_codes, g->ks.affine, sl->d_var, sl->d_ends,
+            mnw_gpu_run_trace(sl->st, sl->d_pairs, np, g->d_codes, g->ks.affine, g->ks.tie, sl->d_var, sl->d_ends,
                               (uint32_t *)(sl->d_var + b->var_used), sl->d_hdr, g->o.figures ? &g->o.eqt : NULL);
             CHECK_CUDA(e, g->dev, cudaGetLastError());
             CHECK_CUDA(e, g->dev, cudaMemcpyAsync(b->h_hdr, sl->d_hdr, (1 + 2 * (size_t)np) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
@@ -831,7 +836,7 @@ extern "C" void mnw_gpu_batch_aln(const mnw_gpu_batch *b, int x, mnw_aln *out)
     const mnw_gpu_kpair *P = &b->h_pairs[x];
     const mnw_gpu_kend *E = &b->h_ends[x];
     const int aff = g->ks.affine;
-    mnw_dirview v = mnw_gpu_view(b->h_var + P->dir, P->m, P->n, aff, P->kind);
+    mnw_dirview v = mnw_gpu_view(b->h_var + P->dir, P->m, P->n, aff, g->ks.tie, P->kind);
     if (g->o.figures) { /* counts mode, host trace-back */
         mnw_tb_walk_fig(&v, aff, E->re, E->ce, mnw_seq_codes(g->seqs, b->pi[x]), P->m,
                         mnw_seq_codes(g->seqs, b->pj[x]), P->n, &g->o.eqt, &out->fig);

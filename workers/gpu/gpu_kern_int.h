@@ -112,6 +112,19 @@ typedef struct {
      * fold, so the two-per-lane cell keeps (r & mask) | one as one 3-register
      * LOP3 (gpu_pack2_int.cuh) */
     uint32_t mask2, one2;
+    /* the tie rule (score.h): 1 for mothur's (linear gaps only, 0 with
+     * affine ones). Linear kernels keep their values with the tag T = 1 -
+     * tie and give the left gap T - (1 - T) = 1 - 2 T: so the candidate that
+     * wins a tie between the gaps, the larger tag, is up (I) under mnw's
+     * rule and left (D) under mothur's (gpu_kernels_int.cuh, block_col_lin).
+     * lt2: 1 - 2 T in each 16-bit half (gpu_pack2_int.cuh, block_col2). */
+    int32_t tie;
+    uint32_t lt2;
+    /* ambiguity codes scored by their letters (score.h MNW_AMB_LETTERS):
+     * the kernels take a column's raw code, and the profile's entry 4
+     * holds the S of the last ambiguity letter a thread met (prof_at,
+     * gpu_kernels_int.cuh) */
+    int32_t letters, pad_;
 } mnw_gpu_kscore;
 
 /* The filter of issue 39 (gpu_prune_int.cuh): per sequence, where its
@@ -193,8 +206,9 @@ MNW_GPU_HD uint64_t mnw_gpu_bnd_ints(int m, int n, int affine, int kind)
     return rows * w * (affine ? 2u : 1u);
 }
 
-/* The view of a pair's direction words at `base` (trace_walk.h). */
-MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, int kind)
+/* The view of a pair's direction words at `base` (trace_walk.h); tie:
+ * mnw_gpu_kscore.tie. */
+MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, int tie, int kind)
 {
     const int tr = mnw_gpu_kframe(&m, &n, &kind); /* transposed: read with r and c swapped */
     uint64_t W = affine ? 64 : 32, nrb = (uint64_t)mnw_gpu_nrb(m);
@@ -212,12 +226,13 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
         v.col_bits = nrb * W;
     }
     /* every kernel writes the tag of the winner (gpu_kernels_int.cuh,
-     * gpu_pack2_int.cuh): bit 1 diagonal (A), bit 0 up (linear) or E, the
-     * upper gap (affine: B); affine A' (E extended) and B' (F extended)
-     * at the same positions of the second word */
+     * gpu_pack2_int.cuh): bit 1 diagonal (A), bit 0 up (linear, mnw's tie
+     * rule; left under mothur's) or E, the upper gap (affine: B); affine A'
+     * (E extended) and B' (F extended) at the same positions of the second
+     * word */
     v.a_bit = 1;
     v.b_bit = 0;
-    v.b_up = affine ? 0 : 1;
+    v.b_up = affine ? 0 : (tie ? 0 : 1);
     v.tr = (uint32_t)tr;
     /* the two-pairs-per-lane kernels (tr) write the streamed layout */
     v.stream = (uint32_t)tr;

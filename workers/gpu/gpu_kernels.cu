@@ -61,13 +61,13 @@ void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair
 }
 
 void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
-                       uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs)
+                       int tie, uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs)
 {
     const int threads = 128;
     mnw_eqtab t;
     if (figs) t = *figs;
     else memset(&t, 0, sizeof t);
-    trace<<<(unsigned)((np + threads - 1) / threads), threads, 0, st>>>(pairs, np, codes, affine, var, ends, packed,
+    trace<<<(unsigned)((np + threads - 1) / threads), threads, 0, st>>>(pairs, np, codes, affine, tie, var, ends, packed,
                                                                        hdr, figs != NULL, t);
 }
 

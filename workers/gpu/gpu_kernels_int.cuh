@@ -41,7 +41,8 @@
  *
  * Free end gaps: the end cell is the best H of the last row (ties: the
  * largest column) or of the last column (ties: the largest row); the last
- * row wins ties between the two, as on the CPU.
+ * row wins ties between the two (the last column under mothur's tie
+ * rule), as on the CPU.
  *
  * Thread-safety: kernels only touch their batch's buffers.
  */
@@ -74,13 +75,21 @@ __device__ __forceinline__ int goff(const mnw_gpu_kscore &s)
     return AFF ? s.ge : s.go;
 }
 
-/* The value a kernel keeps for H[r][0] (and H[0][r]): U = 4 (H + g r) + 1
- * (block_col_lin, block_col_aff): 1 without free end gaps and linear gaps,
- * 4 g r + 1 with free end gaps. */
+/* The tag T every kept value carries (block_col_lin): 1, or 0 under
+ * mothur's tie rule (linear gaps only) */
+template <bool AFF>
+__device__ __forceinline__ int ktag(const mnw_gpu_kscore &s)
+{
+    return AFF ? 1 : 1 - s.tie;
+}
+
+/* The value a kernel keeps for H[r][0] (and H[0][r]): U = 4 (H + g r) + T
+ * (block_col_lin, block_col_aff): T without free end gaps and linear gaps,
+ * 4 g r + T with free end gaps. */
 template <bool AFF>
 __device__ __forceinline__ int edge(const mnw_gpu_kscore &s, int r)
 {
-    return 4 * (hedge(s, r) + goff<AFF>(s) * r) + 1;
+    return 4 * (hedge(s, r) + goff<AFF>(s) * r) + ktag<AFF>(s);
 }
 
 /* H of cell (r, c) from the value U a kernel keeps (g: goff) */
@@ -97,24 +106,30 @@ using mnw_dpx::max3;
 struct Rows {
     int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its S against a match and a mismatch (as below) */
     int H[RB], F[RB];           /* U and (affine) F^ of the last column computed */
-    int qn;                     /* S of an ambiguity code */
+    int qn;                     /* S of an ambiguity code (letters: of a mismatch) */
 };
 
 template <bool AFF>
 __device__ __forceinline__ void rows_init(Rows &R, const uint8_t *A, int m, int r0, const mnw_gpu_kscore &sc)
 {
-    /* S = 4 (s + 2 g) + 1, the diagonal step of U (block_col_lin,
-     * block_col_aff), g the offset's gap cost */
+    /* S = 4 (s + 2 g) + 2 - T, the diagonal step of U (block_col_lin,
+     * block_col_aff: tag 2), g the offset's gap cost */
     const int g = goff<AFF>(sc);
-    const int qn = 4 * (2 * g) + 1;
+    const int ds = 2 - ktag<AFF>(sc);
+    const int qn = 4 * (2 * g) + ds;
     R.qn = qn;
+    /* letters (sc.letters): every column of two equal codes is a match, any
+     * other a mismatch; the row keeps its code (a row past the end: 15,
+     * equal to none) */
+    if (sc.letters) R.qn = 4 * (sc.mismatch + 2 * g) + ds;
 #pragma unroll
     for (int k = 0; k < RB; k++) {
         int r = r0 + k;
-        int c = r <= m ? min((int)A[r - 1], 4) : 4; /* every ambiguity code scores alike */
+        int c = sc.letters ? (r <= m ? (int)A[r - 1] : 15)
+                           : (r <= m ? min((int)A[r - 1], 4) : 4); /* every ambiguity code scores alike */
         R.qc[k] = c;
-        R.qm[k] = c < 4 ? 4 * (sc.match + 2 * g) + 1 : qn;
-        R.qx[k] = c < 4 ? 4 * (sc.mismatch + 2 * g) + 1 : qn;
+        R.qm[k] = c < 4 || sc.letters ? 4 * (sc.match + 2 * g) + ds : qn;
+        R.qx[k] = c < 4 || sc.letters ? 4 * (sc.mismatch + 2 * g) + ds : qn;
         R.H[k] = edge<AFF>(sc, r);
         R.F[k] = NEG; /* a multiple of 4: tag 0, as every F^ */
     }
@@ -141,6 +156,36 @@ __device__ __forceinline__ void prof_fill(int4 *p, const Rows &R)
         }
 }
 
+/* letters: the profile's entry 4 for ambiguity code L (a match where the
+ * row holds L); prof_fill's entry 4 is that of code 4 */
+__device__ __forceinline__ void prof_fill4(int4 *p, const Rows &R, int L)
+{
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        int v[4];
+#pragma unroll
+        for (int t = 0; t < 4; t++) {
+            const int k = 4 * q + t;
+            v[t] = R.qc[k] == L ? R.qm[k] : R.qx[k];
+        }
+        p[(16 + q) * PT] = make_int4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+/* The profile entry of column code b: b itself for a base (and, without
+ * letters, for the one ambiguity entry, b = 4); with letters an ambiguity
+ * code L takes entry 4, refilled for L when the last one (cur) was another
+ * letter. Rare (ambiguity columns), so a lane's branch costs nothing in
+ * the common case. */
+__device__ __forceinline__ int prof_at(int4 *p, const Rows &R, int b, int &cur, bool letters)
+{
+    if (letters && b >= 4 && b != cur) {
+        prof_fill4(p, R, b);
+        cur = b;
+    }
+    return min(b, 4);
+}
+
 /* One column of a row block, linear gaps, S from the profile (pb = p +
  * 4 b PT for the column's base b). In: diag = U of the row above at the
  * previous column, up = U of the row above at this column. Out: up = U of
@@ -155,10 +200,13 @@ __device__ __forceinline__ void prof_fill(int4 *p, const Rows &R)
  * to the larger tag: diagonal, then up, then left, the rule of
  * docs/SCORING.md. The tag is the direction (no compare per cell); the cell
  * keeps (r & ~3) | 1. Two add-max instructions make the 3-way max with its
- * adds. 0 <= P <= (match + 2 g) min(r, c) + g |r - c|: with the option
+ * adds. Under mothur's tie rule (sc.tie) the kept tag T is 0: U = 4 P,
+ * S = 4 (s + 2 g) + 2, up U (tag 0), left U + 1 (tag 1), so left wins a
+ * tie between the gaps (lt = 1 - 2 T, the cell keeps (r & ~3) | T); the
+ * same instructions. 0 <= P <= (match + 2 g) min(r, c) + g |r - c|: with the option
  * limits (scores and costs up to 1,000, sequences up to 10,000 bases) U
  * stays below 2^27, far inside 32 bits. */
-__device__ __forceinline__ void block_col_lin(Rows &R, const int4 *pb, int diag, int &up, uint32_t &w0)
+__device__ __forceinline__ void block_col_lin(Rows &R, const int4 *pb, int diag, int &up, uint32_t &w0, int lt, int T)
 {
     w0 = 0;
 #pragma unroll
@@ -168,10 +216,10 @@ __device__ __forceinline__ void block_col_lin(Rows &R, const int4 *pb, int diag,
 #pragma unroll
         for (int t = 0; t < 4; t++) {
             const int k = 4 * q + t;
-            const int r = addmax(diag, S[t], addmax(R.H[k], -1, up));
+            const int r = addmax(diag, S[t], addmax(R.H[k], lt, up));
             w0 += (uint32_t)(r & 3) << (2 * k);
             diag = R.H[k];
-            R.H[k] = (r & ~3) | 1;
+            R.H[k] = (r & ~3) | T;
             up = R.H[k];
         }
     }
@@ -261,9 +309,10 @@ __device__ __forceinline__ void ends_col(Ends &E, const Rows &R, int c, int n, b
 }
 
 /* The end of a pair from the best of the last row (rv at column rc) and of
- * the last column (cv at row cr). */
+ * the last column (cv at row cr): the last row's wins a tie, the last
+ * column's under mothur's rule (tie). */
 template <bool FE>
-__device__ __forceinline__ mnw_gpu_kend end_of(int m, int n, int hmn, int rv, int rc, int cv, int cr)
+__device__ __forceinline__ mnw_gpu_kend end_of(int m, int n, int hmn, int rv, int rc, int cv, int cr, int tie)
 {
     mnw_gpu_kend en;
     en.pad_ = 0;
@@ -271,7 +320,7 @@ __device__ __forceinline__ mnw_gpu_kend end_of(int m, int n, int hmn, int rv, in
         en.score = hmn;
         en.re = m;
         en.ce = n;
-    } else if (rv >= cv) {
+    } else if (tie ? rv > cv : rv >= cv) {
         en.score = rv;
         en.re = m;
         en.ce = rc;
@@ -307,7 +356,7 @@ __device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw
     e = NEG;
     b = 4;
     if (c <= n) {
-        b = min((int)B[c - 1], 4);
+        b = sc.letters ? (int)B[c - 1] : min((int)B[c - 1], 4); /* letters: prof_at */
         if (sp == 0) {
             h = edge<AFF>(sc, c);
         } else {
@@ -338,6 +387,8 @@ __global__ void __launch_bounds__(128)
     uint2 *dw2 = (uint2 *)(var + P.dir);
     /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
     const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
+    /* linear: the kept tag and the left gap's add (block_col_lin) */
+    const int T = ktag<AFF>(sc), lt = 1 - 2 * T;
 
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB; /* block and row of row m */
     const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
@@ -352,6 +403,7 @@ __global__ void __launch_bounds__(128)
         Rows R;
         rows_init<AFF>(R, A, m, r0, sc);
         prof_fill(myprof, R);
+        int cur4 = 4; /* letters: the code entry 4 holds (prof_at) */
         int diag0 = edge<AFF>(sc, r0 - 1);
         int upH = 0, upE = NEG, bc = 4;
         const uint64_t rd = (sp & 1) ? w : 0, wr = w - rd;
@@ -385,8 +437,9 @@ __global__ void __launch_bounds__(128)
             if (c < 1 || c > n) continue;
             int up = inH, ue = inE;
             uint32_t w0, w1 = 0;
-            if constexpr (AFF) block_col_aff(R, myprof + 4 * inB * PT, diag0, up, ue, cw, cv, w0, w1);
-            else block_col_lin(R, myprof + 4 * inB * PT, diag0, up, w0);
+            const int pe = prof_at(myprof, R, inB, cur4, sc.letters);
+            if constexpr (AFF) block_col_aff(R, myprof + 4 * pe * PT, diag0, up, ue, cw, cv, w0, w1);
+            else block_col_lin(R, myprof + 4 * pe * PT, diag0, up, w0, lt, T);
             diag0 = inH;
             upH = up;
             upE = ue;
@@ -409,7 +462,7 @@ __global__ void __launch_bounds__(128)
     if (FE) lastcol_best(E);
     int hmn = __shfl_sync(FULL, E.hmn, olane);
     int rv = __shfl_sync(FULL, E.lrv, olane), rc = __shfl_sync(FULL, E.lrc, olane);
-    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr);
+    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr, AFF ? 0 : sc.tie);
 }
 
 /* 4 bases from b[0..3] (any alignment; the buffer has 8 bytes of slack) */
@@ -439,6 +492,8 @@ __global__ void __launch_bounds__(128)
     uint4 *dw = (uint4 *)(var + P.dir);
     /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
     const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
+    /* linear: the kept tag and the left gap's add (block_col_lin) */
+    const int T = ktag<AFF>(sc), lt = 1 - 2 * T;
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB;
     Ends E;
     __shared__ int4 prof[20 * PT]; /* linear gaps: prof_fill */
@@ -450,6 +505,7 @@ __global__ void __launch_bounds__(128)
         Rows R;
         rows_init<AFF>(R, A, m, r0, sc);
         prof_fill(myprof, R);
+        int cur4 = 4; /* letters: the code entry 4 holds (prof_at) */
         int diag = edge<AFF>(sc, r0 - 1);
         for (int c0 = 1; c0 <= n; c0 += 4) {
             const int q = (c0 - 1) >> 2;
@@ -470,11 +526,13 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
             for (int t = 0; t < 4; t++) {
                 const int c = c0 + t;
-                const int b = c <= n ? min((int)((b4 >> (8 * t)) & 0xffu), 4) : 4;
+                const int bb = (int)((b4 >> (8 * t)) & 0xffu);
+                const int b = c <= n ? (sc.letters ? bb : min(bb, 4)) : 4;
+                const int pe = prof_at(myprof, R, b, cur4, sc.letters);
                 const int above = ua[t];
                 w1[t] = 0;
-                if constexpr (AFF) block_col_aff(R, myprof + 4 * b * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
-                else block_col_lin(R, myprof + 4 * b * PT, diag, ua[t], w0[t]);
+                if constexpr (AFF) block_col_aff(R, myprof + 4 * pe * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
+                else block_col_lin(R, myprof + 4 * pe * PT, diag, ua[t], w0[t], lt, T);
                 diag = above;
                 if (c <= n) ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, goff<AFF>(sc));
             }
@@ -493,18 +551,18 @@ __global__ void __launch_bounds__(128)
             }
         }
     }
-    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr);
+    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr, AFF ? 0 : sc.tie);
 }
 
 __global__ void trace(const mnw_gpu_kpair *__restrict__ pairs, int np, const uint8_t *__restrict__ codes, int affine,
-                      uint8_t *__restrict__ var, const mnw_gpu_kend *__restrict__ ends, uint32_t *__restrict__ packed,
+                      int tie, uint8_t *__restrict__ var, const mnw_gpu_kend *__restrict__ ends, uint32_t *__restrict__ packed,
                       uint32_t *__restrict__ hdr, int figs, mnw_eqtab eqt)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= np) return;
     const mnw_gpu_kpair P = pairs[x];
     const mnw_gpu_kend E = ends[x];
-    mnw_dirview v = mnw_gpu_view(var + P.dir, P.m, P.n, affine, P.kind);
+    mnw_dirview v = mnw_gpu_view(var + P.dir, P.m, P.n, affine, tie, P.kind);
     if (figs) { /* counts mode: the figures only, MNW_GPU_FIG_WORDS words a pair */
         union {
             mnw_pathfig f;

@@ -27,9 +27,9 @@ void mnw_gpu_run_matrix(cudaStream_t st, int kind, int dirs, const mnw_gpu_kpair
  * figs not NULL (counts mode, issue 20): the same walk counts the figures
  * (mnw_tb_walk_fig with the table *figs) and writes them instead of runs,
  * MNW_GPU_FIG_WORDS words in the order of mnw_pathfig's fields; no run slot
- * is used. */
+ * is used. tie: mnw_gpu_kscore.tie. */
 void mnw_gpu_run_trace(cudaStream_t st, const mnw_gpu_kpair *pairs, int np, const uint8_t *codes, int affine,
-                       uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs);
+                       int tie, uint8_t *var, const mnw_gpu_kend *ends, uint32_t *packed, uint32_t *hdr, const mnw_eqtab *figs);
 
 /* The filter (gpu_prune_int.cuh) on np pairs (i, j) = pairs[x]: out[x] = 1
  * when pruned; figs not NULL: every figure of every pair (both bands, no

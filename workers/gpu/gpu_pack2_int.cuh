@@ -37,6 +37,12 @@
  * accumulators of 8 rows (started at sum 4^k per half) give each half's 16
  * bits, split into the two pairs' words with two byte permutes.
  *
+ * mothur's tie rule (sc.tie, linear gaps): the kept tag is T = 0 (N = r &
+ * ~3, S = 4 (s + 2 g) + 2, the pair's left gap, the kernel's up, + 1:
+ * sc.lt2), so the pair's left wins a tie between the gaps; r - N = t, the
+ * accumulators start at 0, and the rebase value is 0. The same
+ * instructions.
+ *
  * Affine gaps (block_col2a). The offset is P = X + ge (r + c) for each of
  * H, W (the kernel's left gap, the pair's up gap E) and V (the kernel's up
  * gap, the pair's F), with o = open - extend: extending costs nothing,
@@ -118,19 +124,23 @@ __device__ __forceinline__ uint32_t hihalves(uint32_t a, uint32_t b) { return (a
 /* the packed value of two 16-bit quantities (each 0 .. 32767 or a small negative S) */
 __device__ __forceinline__ uint32_t pack2(int lo, int hi) { return ((uint32_t)lo & 0xffffu) | ((uint32_t)hi << 16); }
 
-/* S of block_col_lin for a row of code rc (4: ambiguity or past the end) and column base b */
-__device__ __forceinline__ int s_of(int rc, int b, int sm, int sx, int sn)
+/* S of block_col_lin for a row of code rc (4: ambiguity or past the end) and column base b;
+ * letters (sn = sx): a row's own code (15 past the end) against column code b */
+__device__ __forceinline__ int s_of(int rc, int b, int sm, int sx, int sn, bool letters)
 {
-    return rc < 4 && b < 4 ? (rc == b ? sm : sx) : sn;
+    return letters ? (rc == b ? sm : sx) : rc < 4 && b < 4 ? (rc == b ? sm : sx) : sn;
 }
 
 /* The profile of a lane's 16 kernel rows, both halves: for base b the 16
- * packed S = 4 (s + 2 g) + 1 as 4 int4 at p[(4 b + q) PT] (q = rows 4q ..
- * 4q+3), as prof_fill; g is the offset's gap cost (linear: the gap cost,
- * affine: the extension). rc0/rc1: the rows' codes. */
-__device__ __forceinline__ void prof2_fill(int4 *p, const int *rc0, const int *rc1, const mnw_gpu_kscore &sc, int g)
+ * packed S = 4 (s + 2 g) + ds (ds = 2 - T: 1, or 2 under mothur's tie
+ * rule) as 4 int4 at p[(4 b + q) PT] (q = rows 4q .. 4q+3), as prof_fill;
+ * g is the offset's gap cost (linear: the gap cost, affine: the
+ * extension). rc0/rc1: the rows' codes. */
+__device__ __forceinline__ void prof2_fill(int4 *p, const int *rc0, const int *rc1, const mnw_gpu_kscore &sc, int g,
+                                           int ds)
 {
-    const int sm = 4 * (sc.match + 2 * g) + 1, sx = 4 * (sc.mismatch + 2 * g) + 1, sn = 4 * (2 * g) + 1;
+    const int sm = 4 * (sc.match + 2 * g) + ds, sx = 4 * (sc.mismatch + 2 * g) + ds, sn = 4 * (2 * g) + ds;
+    const bool lt = sc.letters != 0;
 #pragma unroll
     for (int b = 0; b < 5; b++)
 #pragma unroll
@@ -139,20 +149,56 @@ __device__ __forceinline__ void prof2_fill(int4 *p, const int *rc0, const int *r
 #pragma unroll
             for (int t = 0; t < 4; t++) {
                 const int k = 4 * q + t;
-                v[t] = pack2(s_of(rc0[k], b, sm, sx, sn), s_of(rc1[k], b, sm, sx, sn));
+                v[t] = pack2(s_of(rc0[k], b, sm, sx, sn, lt), s_of(rc1[k], b, sm, sx, sn, lt));
             }
             p[(4 * b + q) * PT] = make_int4((int)v[0], (int)v[1], (int)v[2], (int)v[3]);
         }
 }
 
+/* the kernel rows' codes of one pair's half (rows r0 .. r0 + 15 of its
+ * m; letters: the raw code, 15 past the end; else clamped to 4) */
+__device__ __forceinline__ void rows_codes2(int *rc, const uint8_t *A, int m, int r0, bool letters)
+{
+#pragma unroll
+    for (int k = 0; k < RB; k++) {
+        const int r = r0 + k;
+        rc[k] = r <= m ? (letters ? (int)A[r - 1] : min((int)A[r - 1], 4)) : (letters ? 15 : 4);
+    }
+}
+
+/* letters: prof2_fill's entry 4 for ambiguity code L, the rows' codes read
+ * again from the pairs (rare: an ambiguity column that differs from the
+ * last one; keeping them would cost the hot loop registers) */
+__device__ __forceinline__ void prof2_fill4(int4 *p, const mnw_gpu_kpair *pairs, int p0, int p1, const uint8_t *codes,
+                                            int r0, const mnw_gpu_kscore &sc, int g, int ds, int L)
+{
+    const mnw_gpu_kpair Q0 = pairs[p0], Q1 = pairs[p1];
+    int rc0[RB], rc1[RB];
+    rows_codes2(rc0, codes + Q0.b, Q0.n, r0, true);
+    rows_codes2(rc1, codes + Q1.b, Q1.n, r0, true);
+    const int sm = 4 * (sc.match + 2 * g) + ds, sx = 4 * (sc.mismatch + 2 * g) + ds;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        uint32_t v[4];
+#pragma unroll
+        for (int t = 0; t < 4; t++) {
+            const int k = 4 * q + t;
+            v[t] = pack2(rc0[k] == L ? sm : sx, rc1[k] == L ? sm : sx);
+        }
+        p[(16 + q) * PT] = make_int4((int)v[0], (int)v[1], (int)v[2], (int)v[3]);
+    }
+}
+
 /* One column of a lane's 16 kernel rows, both halves (see the top). In:
  * diag = the row above at the previous column, up = the row above at this
  * column (both in this lane's base). Out: up = the bottom row; w0, w1 = the
- * two pairs' direction words. */
+ * two pairs' direction words. lt2: the kernel's up (the pair's left) add
+ * per half, -1 (0xffffffff), or +1 under mothur's rule; acc0: sum of
+ * (1 - T) 4^k, k < 8, in each half. */
 __device__ __forceinline__ void block_col2(uint32_t *H, const int4 *pb, uint32_t diag, uint32_t &up, uint32_t &w0,
-                                           uint32_t &w1, uint32_t mask, uint32_t one)
+                                           uint32_t &w1, uint32_t mask, uint32_t one, uint32_t lt2, uint32_t acc0)
 {
-    uint32_t acc[2] = {0x55555555u, 0x55555555u}; /* sum of 4^k, k < 8, in each half */
+    uint32_t acc[2] = {acc0, acc0};
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         const int4 s4 = pb[q * PT];
@@ -164,8 +210,8 @@ __device__ __forceinline__ void block_col2(uint32_t *H, const int4 *pb, uint32_t
              * the column through up (two instructions a row, not three:
              * +6% score-only on an H100, bench/results/
              * gpu-affine-two-per-lane-h100-2026-11-25.md) */
-            const uint32_t r = addmax2(up, 0xffffffffu, addmax2(diag, S[t], H[k]));
-            const uint32_t nv = (r & mask) | one; /* (r & ~3) | 1 per half; one LOP3 */
+            const uint32_t r = addmax2(up, lt2, addmax2(diag, S[t], H[k]));
+            const uint32_t nv = (r & mask) | one; /* (r & ~3) | T per half; one LOP3 */
             acc[k >> 3] += (r - nv) * (1u << (2 * (k & 7)));
             diag = H[k];
             H[k] = nv;
@@ -299,7 +345,7 @@ __device__ __forceinline__ void fetch2(int s0, int lane, int n, int sp, const mn
     h0 = h1 = v0 = v1 = 0;
     b = 4;
     if (c <= n) {
-        b = min((int)C[c - 1], 4);
+        b = sc.letters ? (int)C[c - 1] : min((int)C[c - 1], 4); /* letters: entry 4 refilled (prof2_fill4) */
         if (sp == 0) {
             h0 = h1 = edge<AFF>(sc, c);
             if (AFF) v0 = v1 = gedge2(sc, c, 0);
@@ -350,8 +396,10 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
      * (linear: 1), T = 3 o + max(match, 0) + 2 ge + 2 (docs/GPU.md) */
     const int o = sc.go - sc.ge;
     const uint32_t cw = pack2(-4 * o + 1, -4 * o + 1), cv = pack2(-4 * o, -4 * o);
-    const int tb = AFF ? 4 * (3 * o + max(sc.match, 0) + 2 * sc.ge + 2) + 1 : 1;
+    const int T = ktag<AFF>(sc); /* the kept tag (linear: 0 under mothur's tie rule) */
+    const int tb = AFF ? 4 * (3 * o + max(sc.match, 0) + 2 * sc.ge + 2) + 1 : T;
     const uint32_t TB = pack2(tb, tb);
+    const uint32_t acc0 = T ? 0x55555555u : 0u; /* block_col2 */
 
     const int mtg0 = (m0 - 1) / RB, mk0 = (m0 - 1) % RB, mtg1 = (m1 - 1) / RB, mk1 = (m1 - 1) % RB;
     const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
@@ -369,14 +417,11 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
         uint32_t H[RB], Wg[RB];
         {
             int rc0[RB], rc1[RB];
-#pragma unroll
-            for (int k = 0; k < RB; k++) {
-                const int r = r0 + k;
-                rc0[k] = r <= m0 ? min((int)A0[r - 1], 4) : 4;
-                rc1[k] = r <= m1 ? min((int)A1[r - 1], 4) : 4;
-            }
-            prof2_fill(myprof, rc0, rc1, sc, g);
+            rows_codes2(rc0, A0, m0, r0, sc.letters);
+            rows_codes2(rc1, A1, m1, r0, sc.letters);
+            prof2_fill(myprof, rc0, rc1, sc, g, 2 - T);
         }
+        int cur4 = 4; /* letters: the code entry 4 holds */
         /* base: the diagonal input (row r0 - 1 at column 0) becomes tb, the same for both halves */
         const int e0 = edge<AFF>(sc, r0 - 1) - tb;
         int beta0 = e0, beta1 = e0;
@@ -473,16 +518,25 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                         inB = zB;
                     }
                     if ((unsigned)(c - 1) >= (unsigned)n) continue; /* its words are never read */
+                    int pe = inB; /* the profile entry (inB itself goes on to the lane below) */
+                    if (sc.letters && inB >= 4) {
+                        if (inB != cur4) {
+                            prof2_fill4(myprof, pairs, p0, p1, codes, r0, sc, g, 2 - T, inB);
+                            cur4 = inB;
+                        }
+                        pe = 4;
+                    }
                     uint32_t up = inH, uv = inV;
                     if constexpr (AFF) {
                         uint32_t a0[2], a1[2];
-                        block_col2a(H, Wg, myprof + 4 * inB * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
+                        block_col2a(H, Wg, myprof + 4 * pe * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
                         g0[2 * u] = words_lo(a0);
                         g0[2 * u + 1] = words_lo(a1);
                         g1[2 * u] = words_hi(a0);
                         g1[2 * u + 1] = words_hi(a1);
                     } else {
-                        block_col2(H, myprof + 4 * inB * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2);
+                        block_col2(H, myprof + 4 * pe * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2, sc.lt2,
+                                   acc0);
                     }
                     diag0 = inH;
                     upH = up;
@@ -523,7 +577,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
             /* in the pair's frame the kernel's last column (E.lcv at row
              * E.lcr) is the last row, the kernel's last row (rv at column rc)
              * the last column: end_of with them, the pair's m = n rows */
-            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc);
+            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc, AFF ? 0 : sc.tie);
     }
 }
 

@@ -1,0 +1,95 @@
+/* like.c - see like.h. */
+#include "src/like.h"
+
+#include <string.h>
+
+static const char *const like_names[] = {"mnw", "mothur"};
+static const char *const tie_names[] = {"mnw", "mothur"};
+
+int mnw_like_parse(const char *v, int *mode)
+{
+    for (int k = 0; k < (int)(sizeof like_names / sizeof *like_names); k++)
+        if (!strcmp(v, like_names[k])) {
+            *mode = k;
+            return 0;
+        }
+    return -1;
+}
+
+const char *mnw_like_name(int mode)
+{
+    return mode >= 0 && mode < (int)(sizeof like_names / sizeof *like_names) ? like_names[mode] : "?";
+}
+
+int mnw_tie_parse(const char *v, int *tie)
+{
+    if (!strcmp(v, tie_names[MNW_TIE_MNW])) *tie = MNW_TIE_MNW;
+    else if (!strcmp(v, tie_names[MNW_TIE_MOTHUR])) *tie = MNW_TIE_MOTHUR;
+    else return -1;
+    return 0;
+}
+
+const char *mnw_tie_name(int tie) { return tie == MNW_TIE_MOTHUR ? tie_names[MNW_TIE_MOTHUR] : tie_names[MNW_TIE_MNW]; }
+
+int mnw_amb_parse(const char *v, int *amb)
+{
+    if (!strcmp(v, "zero") || !strcmp(v, "0")) *amb = MNW_AMB_ZERO;
+    else if (!strcmp(v, "letters")) *amb = MNW_AMB_LETTERS;
+    else return -1;
+    return 0;
+}
+
+const char *mnw_amb_name(int amb) { return amb == MNW_AMB_LETTERS ? "letters" : "zero"; }
+
+/* mothur's pairwise.seqs (1.48, align=needleman, the default): needlemanoverlap.cpp
+ * scores +1 / -1 and -2 a gap column (its match, mismatch and gapopen
+ * parameters' defaults; gapextend is not used by this aligner), a column
+ * by its two letters (the same letter a match: N against N too; an
+ * ambiguity code against another letter a mismatch), leading and trailing
+ * gaps free (Overlap), one gap penalty (no affine gaps). */
+static int like_mothur(mnw_opts *o, mnw_err *e)
+{
+    if (!mnw_opts_given(o, "match")) o->sc.match = 1;
+    if (!mnw_opts_given(o, "mismatch")) o->sc.mismatch = -1;
+    const int go = mnw_opts_given(o, "gap-open"), ge = mnw_opts_given(o, "gap-extend");
+    if (!go && !ge) o->sc.gap_open = o->sc.gap_extend = 2;
+    else if (!ge) o->sc.gap_extend = o->sc.gap_open;
+    else if (!go) o->sc.gap_open = o->sc.gap_extend;
+    if (mnw_scoring_affine(&o->sc))
+        return mnw_err_set(e, "--like mothur and --gap-open %d --gap-extend %d: mothur's pairwise.seqs aligner "
+                              "(needleman) has one penalty per gap column, no affine gaps (give one --gap, or leave "
+                              "--like out)",
+                           o->sc.gap_open, o->sc.gap_extend);
+    if (mnw_opts_given(o, "free-end-gaps") && !o->sc.free_ends)
+        return mnw_err_set(e, "--like mothur and --free-end-gaps no: mothur's pairwise.seqs leaves leading and "
+                              "trailing gaps free always (leave --free-end-gaps out, or leave --like out)");
+    o->sc.free_ends = 1;
+    if (mnw_opts_given(o, "tie-rule") && o->sc.tie != MNW_TIE_MOTHUR)
+        return mnw_err_set(e, "--like mothur and --tie-rule %s: mothur's alignments follow mothur's tie rule (leave "
+                              "--tie-rule out, or leave --like out)",
+                           mnw_tie_name(o->sc.tie));
+    o->sc.tie = MNW_TIE_MOTHUR;
+    if (mnw_opts_given(o, "ambiguity") && o->sc.amb != MNW_AMB_LETTERS)
+        return mnw_err_set(e, "--like mothur and --ambiguity %s: mothur scores a column by its letters (N against N "
+                              "a match, N against A a mismatch) (leave --ambiguity out, or leave --like out)",
+                           mnw_amb_name(o->sc.amb));
+    o->sc.amb = MNW_AMB_LETTERS;
+    if (!mnw_opts_given(o, "iddef")) {
+        mnw_iddef_parse("mothur-onegap", &o->iddef);
+    } else if (o->iddef.kind != MNW_ID_MOTHUR_ONEGAP && o->iddef.kind != MNW_ID_MOTHUR_EACHGAP &&
+               o->iddef.kind != MNW_ID_MOTHUR_NOGAPS) {
+        return mnw_err_set(e, "--like mothur and --iddef %s: %s is not one of mothur's distances (give "
+                              "mothur-onegap, mothur-eachgap or mothur-nogaps, with -noends or --countends for "
+                              "countends=F, or leave --iddef out: mothur-onegap, pairwise.seqs' default)",
+                           mnw_iddef_name(&o->iddef), mnw_iddef_name(&o->iddef));
+    }
+    return 0;
+}
+
+int mnw_like_apply(mnw_opts *o, mnw_err *e)
+{
+    switch (o->like) {
+    case MNW_LIKE_MOTHUR: return like_mothur(o, e);
+    default: return 0;
+    }
+}

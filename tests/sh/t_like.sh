@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# t_like.sh - `--like mothur` (issue 41, src/like.h): mothur 1.48's
+# pairwise.seqs on 40 real 16S genes (the first 40 of 16s-200; 6 of them
+# with ambiguity codes, some with several kinds), each of its three
+# calculators with countends T and F, against mnw --like mothur with the
+# matching --iddef: every distance the same text. mothur runs with
+# kmercutoff=10 so that it aligns every pair (its k-mer prefilter, on by
+# default, skips pairs it guesses are far: docs/SCORING.md). Then the
+# settings --like sets (the log line), an explicit option overriding one,
+# the contradictions refused naming both (OUTDIR not created), the
+# alignments against the reference aligner and parasail under mothur's rule
+# and letters, the GPU path on the host emulation, two MPI ranks, and a
+# stopped run resumed from its bookmark keeping the mode. mothur is
+# required: a missing one is a failure.
+source "$(dirname "$0")/../lib.sh"
+
+if ! command -v mothur >/dev/null 2>&1; then
+    echo "not ok - mothur is not installed (Debian package mothur; CI must install it)"
+    T_FAILED=1
+    finish
+fi
+cd "$TMP" || exit 1
+awk '/^>/ { n++ } n <= 40' "$TDATA/16s-200.fa" >s40.fa
+check "40 genes, 6 with ambiguity codes, 3 with several kinds" \
+    '[ "$(grep -c ">" s40.fa)" -eq 40 ] && [ "$(awk "/^>/{if (s ~ /[^ACGT]/) n++; s = \"\"; next} {s = s toupper(\$0)} END {if (s ~ /[^ACGT]/) n++; print n}" s40.fa)" -eq 6 ]'
+
+modes="onegap:T onegap:F eachgap:T eachgap:F nogaps:T nogaps:F"
+{
+    for c in $modes; do
+        echo "set.dir(output=mo_${c%:*}_${c#*:})"
+        echo "pairwise.seqs(fasta=s40.fa, calc=${c%:*}, countends=${c#*:}, output=column, kmercutoff=10, processors=2)"
+    done
+} >mothur.batch
+for c in $modes; do mkdir -p "mo_${c%:*}_${c#*:}"; done
+mothur mothur.batch >mothur.log 2>&1
+for c in $modes; do
+    calc=${c%:*} ce=${c#*:}
+    def=mothur-$calc
+    [ "$ce" = F ] && def=$def-noends
+    f=mo_${calc}_$ce/s40.dist
+    check "mothur pairwise.seqs calc=$calc countends=$ce: 780 distances" '[ "$(wc -l <"$f" 2>/dev/null)" -eq 780 ]'
+    ok "mnw --like mothur --iddef $def" "$MNW" -q -i s40.fa -o "r_$def" --like mothur --iddef "$def" --outputs dist -t 2
+    # mothur: "later earlier %g"; mnw's dist.column.gz the same columns
+    read -r n nd < <(awk 'NR == FNR { k[$1 " " $2] = $3; next } { key = $1 " " $2; if (key in k) { n++; if (k[key] != $3) { d++; if (d <= 3) print "#  " key ": mothur " $3 ", mnw " k[key] > "/dev/stderr" } } }
+        END { print n + 0, d + 0 }' <(zcat "r_$def/dist.column.gz") "$f")
+    check "calc=$calc countends=$ce: every pair of mothur's in mnw's file ($n of 780), every distance the same text ($nd differ)" \
+        '[ "$n" -eq 780 ] && [ "$nd" -eq 0 ]'
+done
+
+# what --like mothur sets, and an explicit option over it
+grep -F "scoring:" r_mothur-onegap/mnw.log >log.txt
+check "the log: 1/-1/2 linear, free end gaps, ambiguity by letters, mothur's tie rule, mothur-onegap" \
+    'grep -q "match 1 mismatch -1 gap-open 2 gap-extend 2 (linear), free end gaps, ambiguity codes by their letters, mothur.s tie rule; identity mothur-onegap; --like mothur" log.txt'
+ok "--like mothur --match 2 --gap 3" "$MNW" -q -i s40.fa -o over --like mothur --match 2 --gap 3 --outputs dist -t 2
+check "an explicit option wins: match 2, gap 3, the rest mothur's" \
+    'grep -q "match 2 mismatch -1 gap-open 3 gap-extend 3 (linear), free end gaps, ambiguity codes by their letters, mothur.s tie rule; identity mothur-onegap" over/mnw.log'
+check "the bookmark records like, tie-rule and ambiguity" \
+    'grep -qx "setting like mothur" over/mnw.bookmark && grep -qx "setting tie-rule mothur" over/mnw.bookmark && grep -qx "setting ambiguity letters" over/mnw.bookmark'
+
+# contradictions: refused, naming both, OUTDIR not created
+refuse() { # refuse DESC PATTERN ARGS...
+    local desc=$1 pat=$2
+    shift 2
+    rm -rf bad
+    "$MNW" -q -i s40.fa -o bad "$@" 2>err.txt
+    local rc=$?
+    check "$desc: refused (rc $rc), naming both, OUTDIR not created" '[ $rc -ne 0 ] && grep -q -- "$pat" err.txt && [ ! -e bad ]'
+}
+refuse "--like mothur with affine gaps" "--like mothur and --gap-open 5 --gap-extend 1" --like mothur --gap-open 5 --gap-extend 1
+refuse "--like mothur --iddef vsearch2" "--like mothur and --iddef vsearch2" --like mothur --iddef vsearch2
+refuse "--like mothur --tie-rule mnw" "--like mothur and --tie-rule mnw" --like mothur --tie-rule mnw
+refuse "--like mothur --free-end-gaps=no" "--like mothur and --free-end-gaps no" --like mothur --free-end-gaps=no
+refuse "--like mothur --ambiguity zero" "--like mothur and --ambiguity zero" --like mothur --ambiguity zero
+refuse "--tie-rule mothur with affine gaps" "--tie-rule mothur and --gap-open 5 --gap-extend 1" --tie-rule mothur --gap-open 5 --gap-extend 1
+refuse "--like an unknown tool" "like takes mnw or mothur, not 'blast'" --like blast
+refuse "--tie-rule an unknown rule" "tie-rule takes mnw or mothur, not 'left'" --tie-rule left
+
+# the alignments: the reference aligner's under mothur's rule and letters
+# (every pair), each an optimal one (parasail's score, letters as its
+# matrix); vsearch2 identities, so check_output recomputes them
+SC=(--match 1 --mismatch -1 --gap 2 --free-end-gaps --tie-rule mothur --ambiguity letters)
+ok "mnw with mothur's settings, --cigar" "$MNW" -q -i s40.fa -o ref --cigar "${SC[@]}" -t 2
+"$BUILD/tools/check_output" s40.fa ref/pairs.tsv.gz 1 -1 2 2 1 --parasail --ref 780 --tie mothur --ambiguity letters >co.txt
+check "check_output: every pair the reference aligner's (mothur's rule, letters), optimal by parasail" \
+    '! grep -q "^not ok" co.txt && [ "$(grep -c "^ok" co.txt)" -ge 3 ]'
+grep "^not ok" co.txt | head -3
+ok "mnw with mnw's rule (same scoring otherwise)" "$MNW" -q -i s40.fa -o mnwrule --cigar --match 1 --mismatch -1 --gap 2 --free-end-gaps --ambiguity letters -t 2
+ndiff=$(cmp -l <(zcat ref/pairs.tsv.gz) <(zcat mnwrule/pairs.tsv.gz) 2>/dev/null | wc -l)
+check "the rule changes some alignments, not the scores" \
+    '[ "$ndiff" -gt 0 ] && cmp -s <(zcat ref/pairs.tsv.gz | cut -f1-4) <(zcat mnwrule/pairs.tsv.gz | cut -f1-4)'
+
+# the GPU path (host emulation) and two MPI ranks: the same bytes
+# (20 genes: the 6 with ambiguity codes and 14 others; warps are emulated lane by lane)
+awk '/^>/ { if (id != "") print id "\n" s; id = $0; s = ""; next } { s = s $0 } END { print id "\n" s }' s40.fa |
+    paste - - | awk -F'\t' 'toupper($2) ~ /[^ACGT]/ { print; next } { if (++k <= 14) print }' | tr '\t' '\n' >s20.fa
+check "20 genes for the emulation, 6 with ambiguity codes" '[ "$(grep -c ">" s20.fa)" -eq 20 ]'
+if [ -x "$BUILD/tools/mnw-emu" ]; then
+    ok "mnw-emu --like mothur" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emu --like mothur "${ALL_OUTPUTS[@]}" --worklist-size 50
+    ok "CPU --like mothur" "$MNW" -q -i s20.fa -o cpu --like mothur "${ALL_OUTPUTS[@]}" --gpus none --worklist-size 50 -t 2
+    check "the emulated GPU's outputs are the CPU's, byte for byte" 'same_bytes cpu emu && grep -q "GPU 0: 190 pairs" emu/mnw.log'
+    ok "mnw-emu --like mothur, counts mode" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emuc --like mothur --outputs dist --worklist-size 50
+    check "counts mode on the GPU: the CPU's distances" 'cmp -s <(zcat emuc/dist.column.gz) <(zcat cpu/dist.column.gz)'
+fi
+ok "two MPI ranks --like mothur" "${MPIRUN[@]}" -np 2 "$MNW" -q -i s40.fa -o mpi --like mothur --outputs dist -t 1 --worklist-size 50
+check "two ranks: the one-process distances" 'cmp -s <(zcat mpi/dist.column.gz) <(zcat r_mothur-onegap/dist.column.gz)'
+
+# a resume keeps the mode
+awk '/^>/ { n++ } n <= 80' "$TDATA/16s-200.fa" >s80.fa
+"$MNW" -q -i s80.fa -o whole --like mothur --iddef mothur-eachgap --cigar --worklist-size 20 -t 2
+term_mid_run part -q -i s80.fa --like mothur --iddef mothur-eachgap --cigar --worklist-size 20 -t 1
+check "a --like mothur run stopped mid-run (rc $rc)" '[ $rc -eq 3 ]'
+"$MNW" -q --resume part --tie-rule mnw 2>res.err
+rc=$?
+check "resumed with --tie-rule mnw: refused (rc $rc), naming the run's" '[ $rc -ne 0 ] && grep -q "the run was made with tie-rule mothur" res.err'
+ok "resumed without options" "$MNW" -q --resume part -t 2
+check "the resumed run's outputs are the uninterrupted run's" 'same_outputs whole part'
+finish
