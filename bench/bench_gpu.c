@@ -7,7 +7,7 @@
  * host-driven diagonals, host trace-back; linear gaps), whose scores are
  * checked against mnw's. The "x rodinia" column is the ratio to it.
  *
- * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both]
+ * usage: bench_gpu FASTA [--pairs N] [--tb LIST] [--kernels LIST] [--gaps linear|affine|both|mothur|all|A,B]
  *                  [--lanes LIST] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F]
  *                  [--host-pairs N] [--json FILE] [--label TEXT] [--free-ends 0|1]
  * --host-pairs: pairs of the host trace-back rows (default: --pairs / 10;
@@ -17,6 +17,9 @@
  * host, none; the baselines rodinia-nw and cpu1-pair are entries too);
  * --label: a note for the JSON (the commit, say); --free-ends 1: both
  * scorings with free end gaps.
+ * --gaps: linear and affine (both, the default), mothur (--like mothur:
+ * 1/-1/2, free end gaps, ambiguity codes by their letters, mothur's tie rule),
+ * all three, or a list (linear,mothur).
  * --tb: of device,host,score (default all three); --kernels: of
  * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (DScan and
  * TiledDScan: two pairs per lane in 16-bit halves where the bound allows, or
@@ -273,7 +276,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_gpu FASTA [--pairs N] [--tb device,host,score] [--kernels auto,rscan,dscan,tileddscan] "
-                        "[--gaps linear|affine|both] [--lanes x2,x1] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F] [--free-ends 0|1]\n");
+                        "[--gaps linear|affine|both|mothur|all|A,B] [--lanes x2,x1] [--trim L] [--max-pairs N] [--cpu-pairs N] [--rodinia-pairs N] [--reps R] [--finishers F] [--free-ends 0|1]\n");
         return 2;
     }
     uint64_t npairs = 200000, cpu_pairs = 2000, rod_pairs = 200;
@@ -328,8 +331,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gpu: no GPU: %s\n", why);
         return 1;
     }
-    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO}, {4, -5, 12, 3, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO}};
-    const char *mname[] = {"linear", "affine"};
+    /* mothur: --like mothur (its own free end gaps, whatever --free-ends says) */
+    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO},
+                                 {4, -5, 12, 3, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO},
+                                 {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_LETTERS}};
+    const char *mname[] = {"linear", "affine", "mothur"};
     if (free_ends) printf("# --free-ends 1: terminal gaps cost nothing (the rows' gaps label says linear or affine)\n");
     char device[512] = "";
     mnw_aln tmp;
@@ -341,8 +347,8 @@ int main(int argc, char **argv)
            "x rodinia");
     int32_t *cpu_score = calloc(cpu_pairs ? cpu_pairs : 1, sizeof *cpu_score);
     mnw_cpu_ws *ws = mnw_cpu_ws_new();
-    for (size_t mi = 0; mi < 2; mi++) {
-        if (strcmp(gaps, "both") && strcmp(gaps, mname[mi])) continue;
+    for (size_t mi = 0; mi < 3; mi++) {
+        if (!strcmp(gaps, "both") ? mi == 2 : strcmp(gaps, "all") && !strstr(gaps, mname[mi])) continue;
         const mnw_scoring *sc = &modes[mi];
         /* baseline: one CPU worker, the first cpu_pairs pairs */
         uint64_t i = 1, j = 0, cells = 0;
