@@ -147,24 +147,24 @@ struct margs {
     mnw_gpu_kend *ends;
 };
 
-template <bool AFF, bool FE, bool TILED, bool DIRS> static void dscan_lane(void *p)
+template <bool AFF, bool FE, bool TILED, bool DIRS, bool EXT> static void dscan_lane(void *p)
 {
     margs *a = (margs *)p;
-    dscan<AFF, FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
+    dscan<AFF, FE, TILED, DIRS, EXT>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
 }
 
-template <bool AFF, bool FE, bool TILED, bool DIRS> static void dscan2_lane(void *p)
+template <bool AFF, bool FE, bool TILED, bool DIRS, bool EXT> static void dscan2_lane(void *p)
 {
     margs *a = (margs *)p;
-    dscan2<AFF, FE, TILED, DIRS>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
+    dscan2<AFF, FE, TILED, DIRS, EXT>(a->pairs, a->idx, a->np, a->codes, a->sc, a->var, a->ends);
 }
 
-template <bool AFF, bool FE, bool DIRS> static void launch(int kind, margs &a)
+template <bool AFF, bool FE, bool DIRS, bool EXT> static void launch(int kind, margs &a)
 {
     emu_block_dim = emu_dim3{128, 1, 1};
     if (mnw_gpu_kind_tr(kind)) { /* a.np units */
         void (*fn)(void *) =
-            kind == MNW_GPU_K_DSCAN2 ? dscan2_lane<AFF, FE, false, DIRS> : dscan2_lane<AFF, FE, true, DIRS>;
+            kind == MNW_GPU_K_DSCAN2 ? dscan2_lane<AFF, FE, false, DIRS, EXT> : dscan2_lane<AFF, FE, true, DIRS, EXT>;
         const int nw = (a.np + 3) / 4 * 4;
         for (int w = 0; w < nw; w++) run_warp(w, fn, &a);
         return;
@@ -173,23 +173,30 @@ template <bool AFF, bool FE, bool DIRS> static void launch(int kind, margs &a)
         for (int x = 0; x < a.np; x++) {
             ids_now.bid = emu_dim3{(unsigned)(x / 128), 0, 0};
             ids_now.tid = emu_dim3{(unsigned)(x % 128), 0, 0};
-            rscan<AFF, FE, DIRS>(a.pairs, a.idx, a.np, a.codes, a.sc, a.var, a.ends);
+            rscan<AFF, FE, DIRS, EXT>(a.pairs, a.idx, a.np, a.codes, a.sc, a.var, a.ends);
         }
         return;
     }
-    void (*fn)(void *) = kind == MNW_GPU_K_DSCAN ? dscan_lane<AFF, FE, false, DIRS> : dscan_lane<AFF, FE, true, DIRS>;
+    void (*fn)(void *) =
+        kind == MNW_GPU_K_DSCAN ? dscan_lane<AFF, FE, false, DIRS, EXT> : dscan_lane<AFF, FE, true, DIRS, EXT>;
     const int nw = (a.np + 3) / 4 * 4; /* whole blocks of 4 warps, as launched */
     for (int w = 0; w < nw; w++) run_warp(w, fn, &a);
+}
+
+template <bool AFF, bool FE, bool DIRS> static void launch_ext(int kind, margs &a)
+{
+    if (a.sc.tie || a.sc.letters) launch<AFF, FE, DIRS, true>(kind, a);
+    else launch<AFF, FE, DIRS, false>(kind, a);
 }
 
 template <bool DIRS> static void launch_mode(int kind, margs &a)
 {
     if (a.sc.affine) {
-        if (a.sc.free_ends) launch<true, true, DIRS>(kind, a);
-        else launch<true, false, DIRS>(kind, a);
+        if (a.sc.free_ends) launch_ext<true, true, DIRS>(kind, a);
+        else launch_ext<true, false, DIRS>(kind, a);
     } else {
-        if (a.sc.free_ends) launch<false, true, DIRS>(kind, a);
-        else launch<false, false, DIRS>(kind, a);
+        if (a.sc.free_ends) launch_ext<false, true, DIRS>(kind, a);
+        else launch_ext<false, false, DIRS>(kind, a);
     }
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 using namespace mnw_gk;
 
-template <bool AFF, bool FE, bool DIRS>
+template <bool AFF, bool FE, bool DIRS, bool EXT>
 void launch(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np, const uint8_t *codes,
             const mnw_gpu_kscore &sc, uint8_t *var, mnw_gpu_kend *ends)
 {
@@ -22,19 +22,29 @@ void launch(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_
     if (mnw_gpu_kind_tr(kind)) { /* np units of two pairs */
         dim3 grid((unsigned)((np + 3) / 4));
         if (kind == MNW_GPU_K_DSCAN2)
-            dscan2<AFF, FE, false, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
-        else dscan2<AFF, FE, true, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
+            dscan2<AFF, FE, false, DIRS, EXT><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
+        else dscan2<AFF, FE, true, DIRS, EXT><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
         return;
     }
     if (kind == MNW_GPU_K_RSCAN) {
-        rscan<AFF, FE, DIRS><<<(unsigned)((np + threads - 1) / threads), threads, 0, st>>>(pairs, idx, np, codes, sc,
+        rscan<AFF, FE, DIRS, EXT><<<(unsigned)((np + threads - 1) / threads), threads, 0, st>>>(pairs, idx, np, codes, sc,
                                                                                           var, ends);
         return;
     }
     const int per = threads / 32;
     dim3 grid((unsigned)((np + per - 1) / per));
-    if (kind == MNW_GPU_K_DSCAN) dscan<AFF, FE, false, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
-    else dscan<AFF, FE, true, DIRS><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
+    if (kind == MNW_GPU_K_DSCAN)
+        dscan<AFF, FE, false, DIRS, EXT><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
+    else dscan<AFF, FE, true, DIRS, EXT><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
+}
+
+/* EXT: mothur's tie rule or ambiguity codes by their letters (gpu_kernels_int.cuh) */
+template <bool AFF, bool FE, bool DIRS>
+void launch_ext(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np,
+                const uint8_t *codes, const mnw_gpu_kscore &sc, uint8_t *var, mnw_gpu_kend *ends)
+{
+    if (sc.tie || sc.letters) launch<AFF, FE, DIRS, true>(st, kind, pairs, idx, np, codes, sc, var, ends);
+    else launch<AFF, FE, DIRS, false>(st, kind, pairs, idx, np, codes, sc, var, ends);
 }
 
 template <bool DIRS>
@@ -42,11 +52,11 @@ void launch_mode(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const ui
                  const uint8_t *codes, const mnw_gpu_kscore &sc, uint8_t *var, mnw_gpu_kend *ends)
 {
     if (sc.affine) {
-        if (sc.free_ends) launch<true, true, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
-        else launch<true, false, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
+        if (sc.free_ends) launch_ext<true, true, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
+        else launch_ext<true, false, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
     } else {
-        if (sc.free_ends) launch<false, true, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
-        else launch<false, false, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
+        if (sc.free_ends) launch_ext<false, true, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
+        else launch_ext<false, false, DIRS>(st, kind, pairs, idx, np, codes, sc, var, ends);
     }
 }
 

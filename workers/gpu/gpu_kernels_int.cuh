@@ -75,21 +75,38 @@ __device__ __forceinline__ int goff(const mnw_gpu_kscore &s)
     return AFF ? s.ge : s.go;
 }
 
+/* EXT (a template parameter of every matrix kernel): the scoring uses
+ * mothur's tie rule or ambiguity codes by their letters (sc.tie,
+ * sc.letters), read at run time; without EXT both are mnw's defaults,
+ * constants, and the kernels are those from before the two existed
+ * (their registers and instructions: bench/results/like-h200-2026-11-29). */
+
 /* The tag T every kept value carries (block_col_lin): 1, or 0 under
  * mothur's tie rule (linear gaps only) */
-template <bool AFF>
+template <bool AFF, bool EXT>
 __device__ __forceinline__ int ktag(const mnw_gpu_kscore &s)
 {
-    return AFF ? 1 : 1 - s.tie;
+    return (AFF || !EXT) ? 1 : 1 - s.tie;
+}
+
+/* ambiguity codes by their letters (EXT only) */
+template <bool EXT>
+__device__ __forceinline__ bool kletters(const mnw_gpu_kscore &s)
+{
+#ifdef MNW_GPU_EXPT_NOLET /* an experiment's build (bench/device): the letters' code left out */
+    return false && s.letters;
+#else
+    return EXT && s.letters;
+#endif
 }
 
 /* The value a kernel keeps for H[r][0] (and H[0][r]): U = 4 (H + g r) + T
  * (block_col_lin, block_col_aff): T without free end gaps and linear gaps,
  * 4 g r + T with free end gaps. */
-template <bool AFF>
+template <bool AFF, bool EXT>
 __device__ __forceinline__ int edge(const mnw_gpu_kscore &s, int r)
 {
-    return 4 * (hedge(s, r) + goff<AFF>(s) * r) + ktag<AFF>(s);
+    return 4 * (hedge(s, r) + goff<AFF>(s) * r) + ktag<AFF, EXT>(s);
 }
 
 /* H of cell (r, c) from the value U a kernel keeps (g: goff) */
@@ -109,28 +126,29 @@ struct Rows {
     int qn;                     /* S of an ambiguity code (letters: of a mismatch) */
 };
 
-template <bool AFF>
+template <bool AFF, bool EXT>
 __device__ __forceinline__ void rows_init(Rows &R, const uint8_t *A, int m, int r0, const mnw_gpu_kscore &sc)
 {
     /* S = 4 (s + 2 g) + 2 - T, the diagonal step of U (block_col_lin,
      * block_col_aff: tag 2), g the offset's gap cost */
     const int g = goff<AFF>(sc);
-    const int ds = 2 - ktag<AFF>(sc);
+    const int ds = 2 - ktag<AFF, EXT>(sc);
+    const bool letters = kletters<EXT>(sc);
     const int qn = 4 * (2 * g) + ds;
     R.qn = qn;
     /* letters (sc.letters): every column of two equal codes is a match, any
      * other a mismatch; the row keeps its code (a row past the end: 15,
      * equal to none) */
-    if (sc.letters) R.qn = 4 * (sc.mismatch + 2 * g) + ds;
+    if (letters) R.qn = 4 * (sc.mismatch + 2 * g) + ds;
 #pragma unroll
     for (int k = 0; k < RB; k++) {
         int r = r0 + k;
-        int c = sc.letters ? (r <= m ? (int)A[r - 1] : 15)
+        int c = letters ? (r <= m ? (int)A[r - 1] : 15)
                            : (r <= m ? min((int)A[r - 1], 4) : 4); /* every ambiguity code scores alike */
         R.qc[k] = c;
-        R.qm[k] = c < 4 || sc.letters ? 4 * (sc.match + 2 * g) + ds : qn;
-        R.qx[k] = c < 4 || sc.letters ? 4 * (sc.mismatch + 2 * g) + ds : qn;
-        R.H[k] = edge<AFF>(sc, r);
+        R.qm[k] = c < 4 || letters ? 4 * (sc.match + 2 * g) + ds : qn;
+        R.qx[k] = c < 4 || letters ? 4 * (sc.mismatch + 2 * g) + ds : qn;
+        R.H[k] = edge<AFF, EXT>(sc, r);
         R.F[k] = NEG; /* a multiple of 4: tag 0, as every F^ */
     }
 }
@@ -347,7 +365,7 @@ __device__ __forceinline__ void lastcol_best(Ends &E)
 
 /* lane 0's inputs for steps s0 .. s0+31, lane L holding column s0 + L + 1:
  * the row above (boundary or row 0) and the column's base */
-template <bool AFF>
+template <bool AFF, bool EXT>
 __device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw_gpu_kscore &sc, const uint8_t *B,
                                       const int32_t *rdH, const int32_t *rdE, int &h, int &e, int &b)
 {
@@ -356,9 +374,9 @@ __device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw
     e = NEG;
     b = 4;
     if (c <= n) {
-        b = sc.letters ? (int)B[c - 1] : min((int)B[c - 1], 4); /* letters: prof_at */
+        b = kletters<EXT>(sc) ? (int)B[c - 1] : min((int)B[c - 1], 4); /* letters: prof_at */
         if (sp == 0) {
-            h = edge<AFF>(sc, c);
+            h = edge<AFF, EXT>(sc, c);
         } else {
             h = rdH[c];
             if (AFF) e = rdE[c];
@@ -367,7 +385,7 @@ __device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw
 }
 
 /* DScan-mNW (TILED = false: m <= 512) and TiledDScan-mNW (TILED = true) */
-template <bool AFF, bool FE, bool TILED, bool DIRS>
+template <bool AFF, bool FE, bool TILED, bool DIRS, bool EXT>
 __global__ void __launch_bounds__(128)
     dscan(const mnw_gpu_kpair *__restrict__ pairs, const uint32_t *__restrict__ idx, int np,
           const uint8_t *__restrict__ codes, mnw_gpu_kscore sc, uint8_t *__restrict__ var,
@@ -388,7 +406,7 @@ __global__ void __launch_bounds__(128)
     /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
     const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
     /* linear: the kept tag and the left gap's add (block_col_lin) */
-    const int T = ktag<AFF>(sc), lt = 1 - 2 * T;
+    const int T = ktag<AFF, EXT>(sc), lt = 1 - 2 * T;
 
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB; /* block and row of row m */
     const int nstripes = TILED ? (nrb + TILE_BLOCKS - 1) / TILE_BLOCKS : 1;
@@ -401,25 +419,25 @@ __global__ void __launch_bounds__(128)
         const int r0 = tg * RB + 1;
         const bool own = (tg == mtg);
         Rows R;
-        rows_init<AFF>(R, A, m, r0, sc);
+        rows_init<AFF, EXT>(R, A, m, r0, sc);
         prof_fill(myprof, R);
         int cur4 = 4; /* letters: the code entry 4 holds (prof_at) */
-        int diag0 = edge<AFF>(sc, r0 - 1);
+        int diag0 = edge<AFF, EXT>(sc, r0 - 1);
         int upH = 0, upE = NEG, bc = 4;
         const uint64_t rd = (sp & 1) ? w : 0, wr = w - rd;
         const int32_t *rdH = bnd + rd, *rdE = bnd + 2 * w + rd;
         int32_t *wrH = bnd + wr, *wrE = bnd + 2 * w + wr;
         const bool more = TILED && sp + 1 < nstripes;
         int cH, cE, cB, nH, nE, nB;
-        fetch<AFF>(0, lane, n, sp, sc, B, rdH, rdE, cH, cE, cB);
-        fetch<AFF>(32, lane, n, sp, sc, B, rdH, rdE, nH, nE, nB);
+        fetch<AFF, EXT>(0, lane, n, sp, sc, B, rdH, rdE, cH, cE, cB);
+        fetch<AFF, EXT>(32, lane, n, sp, sc, B, rdH, rdE, nH, nE, nB);
         const int nsteps = n + 31;
         for (int s = 0; s < nsteps; s++) {
             if ((s & 31) == 0 && s) {
                 cH = nH;
                 cE = nE;
                 cB = nB;
-                fetch<AFF>(s + 32, lane, n, sp, sc, B, rdH, rdE, nH, nE, nB);
+                fetch<AFF, EXT>(s + 32, lane, n, sp, sc, B, rdH, rdE, nH, nE, nB);
             }
             int inH = __shfl_up_sync(FULL, upH, 1);
             int inE = AFF ? __shfl_up_sync(FULL, upE, 1) : 0;
@@ -437,7 +455,7 @@ __global__ void __launch_bounds__(128)
             if (c < 1 || c > n) continue;
             int up = inH, ue = inE;
             uint32_t w0, w1 = 0;
-            const int pe = prof_at(myprof, R, inB, cur4, sc.letters);
+            const int pe = prof_at(myprof, R, inB, cur4, kletters<EXT>(sc));
             if constexpr (AFF) block_col_aff(R, myprof + 4 * pe * PT, diag0, up, ue, cw, cv, w0, w1);
             else block_col_lin(R, myprof + 4 * pe * PT, diag0, up, w0, lt, T);
             diag0 = inH;
@@ -462,7 +480,7 @@ __global__ void __launch_bounds__(128)
     if (FE) lastcol_best(E);
     int hmn = __shfl_sync(FULL, E.hmn, olane);
     int rv = __shfl_sync(FULL, E.lrv, olane), rc = __shfl_sync(FULL, E.lrc, olane);
-    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr, AFF ? 0 : sc.tie);
+    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr, (AFF || !EXT) ? 0 : sc.tie);
 }
 
 /* 4 bases from b[0..3] (any alignment; the buffer has 8 bytes of slack) */
@@ -474,7 +492,7 @@ __device__ __forceinline__ uint32_t load4(const uint8_t *b)
 }
 
 /* RScan-mNW: one thread per pair */
-template <bool AFF, bool FE, bool DIRS>
+template <bool AFF, bool FE, bool DIRS, bool EXT>
 __global__ void __launch_bounds__(128)
     rscan(const mnw_gpu_kpair *__restrict__ pairs, const uint32_t *__restrict__ idx, int np,
           const uint8_t *__restrict__ codes, mnw_gpu_kscore sc, uint8_t *__restrict__ var,
@@ -493,7 +511,7 @@ __global__ void __launch_bounds__(128)
     /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
     const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
     /* linear: the kept tag and the left gap's add (block_col_lin) */
-    const int T = ktag<AFF>(sc), lt = 1 - 2 * T;
+    const int T = ktag<AFF, EXT>(sc), lt = 1 - 2 * T;
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB;
     Ends E;
     __shared__ int4 prof[20 * PT]; /* linear gaps: prof_fill */
@@ -503,17 +521,17 @@ __global__ void __launch_bounds__(128)
         const int r0 = tg * RB + 1;
         const bool own = (tg == mtg), more = tg + 1 < nrb;
         Rows R;
-        rows_init<AFF>(R, A, m, r0, sc);
+        rows_init<AFF, EXT>(R, A, m, r0, sc);
         prof_fill(myprof, R);
         int cur4 = 4; /* letters: the code entry 4 holds (prof_at) */
-        int diag = edge<AFF>(sc, r0 - 1);
+        int diag = edge<AFF, EXT>(sc, r0 - 1);
         for (int c0 = 1; c0 <= n; c0 += 4) {
             const int q = (c0 - 1) >> 2;
             uint32_t b4 = load4(B + c0 - 1);
             int ua[4], ea[4] = {NEG, NEG, NEG, NEG};
             if (tg == 0) {
 #pragma unroll
-                for (int t = 0; t < 4; t++) ua[t] = edge<AFF>(sc, c0 + t);
+                for (int t = 0; t < 4; t++) ua[t] = edge<AFF, EXT>(sc, c0 + t);
             } else {
                 int4 h4 = bH[q];
                 ua[0] = h4.x, ua[1] = h4.y, ua[2] = h4.z, ua[3] = h4.w;
@@ -527,8 +545,8 @@ __global__ void __launch_bounds__(128)
             for (int t = 0; t < 4; t++) {
                 const int c = c0 + t;
                 const int bb = (int)((b4 >> (8 * t)) & 0xffu);
-                const int b = c <= n ? (sc.letters ? bb : min(bb, 4)) : 4;
-                const int pe = prof_at(myprof, R, b, cur4, sc.letters);
+                const int b = c <= n ? (kletters<EXT>(sc) ? bb : min(bb, 4)) : 4;
+                const int pe = prof_at(myprof, R, b, cur4, kletters<EXT>(sc));
                 const int above = ua[t];
                 w1[t] = 0;
                 if constexpr (AFF) block_col_aff(R, myprof + 4 * pe * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
@@ -551,7 +569,7 @@ __global__ void __launch_bounds__(128)
             }
         }
     }
-    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr, AFF ? 0 : sc.tie);
+    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr, (AFF || !EXT) ? 0 : sc.tie);
 }
 
 __global__ void trace(const mnw_gpu_kpair *__restrict__ pairs, int np, const uint8_t *__restrict__ codes, int affine,

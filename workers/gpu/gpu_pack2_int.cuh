@@ -137,10 +137,9 @@ __device__ __forceinline__ int s_of(int rc, int b, int sm, int sx, int sn, bool 
  * g is the offset's gap cost (linear: the gap cost, affine: the
  * extension). rc0/rc1: the rows' codes. */
 __device__ __forceinline__ void prof2_fill(int4 *p, const int *rc0, const int *rc1, const mnw_gpu_kscore &sc, int g,
-                                           int ds)
+                                           int ds, bool lt)
 {
     const int sm = 4 * (sc.match + 2 * g) + ds, sx = 4 * (sc.mismatch + 2 * g) + ds, sn = 4 * (2 * g) + ds;
-    const bool lt = sc.letters != 0;
 #pragma unroll
     for (int b = 0; b < 5; b++)
 #pragma unroll
@@ -168,24 +167,19 @@ __device__ __forceinline__ void rows_codes2(int *rc, const uint8_t *A, int m, in
 
 /* letters: prof2_fill's entry 4 for ambiguity code L, the rows' codes read
  * again from the pairs (rare: an ambiguity column that differs from the
- * last one; keeping them would cost the hot loop registers) */
+ * last one; keeping them, or unrolling this, would cost the hot loop
+ * registers): row by row, one 4-byte store each */
 __device__ __forceinline__ void prof2_fill4(int4 *p, const mnw_gpu_kpair *pairs, int p0, int p1, const uint8_t *codes,
                                             int r0, const mnw_gpu_kscore &sc, int g, int ds, int L)
 {
-    const mnw_gpu_kpair Q0 = pairs[p0], Q1 = pairs[p1];
-    int rc0[RB], rc1[RB];
-    rows_codes2(rc0, codes + Q0.b, Q0.n, r0, true);
-    rows_codes2(rc1, codes + Q1.b, Q1.n, r0, true);
+    const uint8_t *A0 = codes + pairs[p0].b, *A1 = codes + pairs[p1].b;
+    const int m0 = pairs[p0].n, m1 = pairs[p1].n;
     const int sm = 4 * (sc.match + 2 * g) + ds, sx = 4 * (sc.mismatch + 2 * g) + ds;
-#pragma unroll
-    for (int q = 0; q < 4; q++) {
-        uint32_t v[4];
-#pragma unroll
-        for (int t = 0; t < 4; t++) {
-            const int k = 4 * q + t;
-            v[t] = pack2(rc0[k] == L ? sm : sx, rc1[k] == L ? sm : sx);
-        }
-        p[(16 + q) * PT] = make_int4((int)v[0], (int)v[1], (int)v[2], (int)v[3]);
+#pragma unroll 1
+    for (int k = 0; k < RB; k++) {
+        const int r = r0 + k;
+        const int c0 = r <= m0 ? (int)A0[r - 1] : 15, c1 = r <= m1 ? (int)A1[r - 1] : 15;
+        ((int *)(p + (16 + (k >> 2)) * PT))[k & 3] = (int)pack2(c0 == L ? sm : sx, c1 == L ? sm : sx);
     }
 }
 
@@ -336,7 +330,7 @@ __device__ __forceinline__ int gedge2(const mnw_gpu_kscore &sc, int r, int tag)
 /* lane L's inputs for steps s0 .. s0+31 (column s0 + L + 1): the row above
  * (row 0, or the boundary row: absolute) for each half, H^ and (affine) V^,
  * and the column's base */
-template <bool AFF>
+template <bool AFF, bool EXT>
 __device__ __forceinline__ void fetch2(int s0, int lane, int n, int sp, const mnw_gpu_kscore &sc, const uint8_t *C,
                                        const int32_t *rd0, const int32_t *rd1, int vo, int &h0, int &h1, int &v0,
                                        int &v1, int &b)
@@ -345,9 +339,9 @@ __device__ __forceinline__ void fetch2(int s0, int lane, int n, int sp, const mn
     h0 = h1 = v0 = v1 = 0;
     b = 4;
     if (c <= n) {
-        b = sc.letters ? (int)C[c - 1] : min((int)C[c - 1], 4); /* letters: entry 4 refilled (prof2_fill4) */
+        b = kletters<EXT>(sc) ? (int)C[c - 1] : min((int)C[c - 1], 4); /* letters: entry 4 refilled (prof2_fill4) */
         if (sp == 0) {
-            h0 = h1 = edge<AFF>(sc, c);
+            h0 = h1 = edge<AFF, EXT>(sc, c);
             if (AFF) v0 = v1 = gedge2(sc, c, 0);
         } else {
             h0 = rd0[c];
@@ -368,7 +362,7 @@ __device__ __forceinline__ uint32_t words_hi(const uint32_t *a) { return hihalve
 /* DSCAN2 (TILED = false: both pairs' kernel rows <= 512) and TILED2. units:
  * nu entries of two pair numbers (the second equal to the first: one pair
  * alone, its high half idle but computed). */
-template <bool AFF, bool FE, bool TILED, bool DIRS>
+template <bool AFF, bool FE, bool TILED, bool DIRS, bool EXT>
 __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLOCKS_WIDE : MNW_GPU_PACK2_BLOCKS)
     dscan2(const mnw_gpu_kpair *__restrict__ pairs, const uint32_t *__restrict__ units, int nu,
            const uint8_t *__restrict__ codes, mnw_gpu_kscore sc, uint8_t *__restrict__ var,
@@ -396,7 +390,8 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
      * (linear: 1), T = 3 o + max(match, 0) + 2 ge + 2 (docs/GPU.md) */
     const int o = sc.go - sc.ge;
     const uint32_t cw = pack2(-4 * o + 1, -4 * o + 1), cv = pack2(-4 * o, -4 * o);
-    const int T = ktag<AFF>(sc); /* the kept tag (linear: 0 under mothur's tie rule) */
+    const int T = ktag<AFF, EXT>(sc); /* the kept tag (linear: 0 under mothur's tie rule) */
+    const bool letters = kletters<EXT>(sc);
     const int tb = AFF ? 4 * (3 * o + max(sc.match, 0) + 2 * sc.ge + 2) + 1 : T;
     const uint32_t TB = pack2(tb, tb);
     const uint32_t acc0 = T ? 0x55555555u : 0u; /* block_col2 */
@@ -417,17 +412,17 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
         uint32_t H[RB], Wg[RB];
         {
             int rc0[RB], rc1[RB];
-            rows_codes2(rc0, A0, m0, r0, sc.letters);
-            rows_codes2(rc1, A1, m1, r0, sc.letters);
-            prof2_fill(myprof, rc0, rc1, sc, g, 2 - T);
+            rows_codes2(rc0, A0, m0, r0, letters);
+            rows_codes2(rc1, A1, m1, r0, letters);
+            prof2_fill(myprof, rc0, rc1, sc, g, 2 - T, letters);
         }
         int cur4 = 4; /* letters: the code entry 4 holds */
         /* base: the diagonal input (row r0 - 1 at column 0) becomes tb, the same for both halves */
-        const int e0 = edge<AFF>(sc, r0 - 1) - tb;
+        const int e0 = edge<AFF, EXT>(sc, r0 - 1) - tb;
         int beta0 = e0, beta1 = e0;
 #pragma unroll
         for (int k = 0; k < RB; k++) {
-            const int h = edge<AFF>(sc, r0 + k) - e0;
+            const int h = edge<AFF, EXT>(sc, r0 + k) - e0;
             H[k] = pack2(h, h);
             if (AFF) {
                 const int wv = gedge2(sc, r0 + k, 1) - e0;
@@ -456,8 +451,8 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
         uint4 *q0 = (uint4 *)(dw0 + sbase), *q1 = (uint4 *)(dw1 + sbase);
         uint32_t g0[4] = {0, 0, 0, 0}, g1[4] = {0, 0, 0, 0};
         int cH0, cH1, cV0, cV1, cB, nH0, nH1, nV0, nV1, nB;
-        fetch2<AFF>(0, lane, n, sp, sc, C, rd0, rd1, vo, cH0, cH1, cV0, cV1, cB);
-        fetch2<AFF>(32, lane, n, sp, sc, C, rd0, rd1, vo, nH0, nH1, nV0, nV1, nB);
+        fetch2<AFF, EXT>(0, lane, n, sp, sc, C, rd0, rd1, vo, cH0, cH1, cV0, cV1, cB);
+        fetch2<AFF, EXT>(32, lane, n, sp, sc, C, rd0, rd1, vo, nH0, nH1, nV0, nV1, nB);
         /* lane L's row-above input for step s0 + L in lane 0's base (one shuffle a step) */
         int lb0 = __shfl_sync(FULL, beta0, 0), lb1 = __shfl_sync(FULL, beta1, 0);
         uint32_t cHp = pack2(cH0 - lb0, cH1 - lb1), cVp = AFF ? pack2(cV0 - lb0, cV1 - lb1) : 0;
@@ -500,7 +495,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                 lb1 = __shfl_sync(FULL, beta1, 0);
                 cHp = pack2(nH0 - lb0, nH1 - lb1);
                 if (AFF) cVp = pack2(nV0 - lb0, nV1 - lb1);
-                fetch2<AFF>(s0 + 32, lane, n, sp, sc, C, rd0, rd1, vo, nH0, nH1, nV0, nV1, nB);
+                fetch2<AFF, EXT>(s0 + 32, lane, n, sp, sc, C, rd0, rd1, vo, nH0, nH1, nV0, nV1, nB);
             }
             const int jn = min(32, nsteps - s0); /* a multiple of G */
             for (int j = 0; j < jn; j += G) {
@@ -519,7 +514,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                     }
                     if ((unsigned)(c - 1) >= (unsigned)n) continue; /* its words are never read */
                     int pe = inB; /* the profile entry (inB itself goes on to the lane below) */
-                    if (sc.letters && inB >= 4) {
+                    if (letters && inB >= 4) {
                         if (inB != cur4) {
                             prof2_fill4(myprof, pairs, p0, p1, codes, r0, sc, g, 2 - T, inB);
                             cur4 = inB;
@@ -535,7 +530,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                         g1[2 * u] = words_hi(a0);
                         g1[2 * u + 1] = words_hi(a1);
                     } else {
-                        block_col2(H, myprof + 4 * pe * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2, sc.lt2,
+                        block_col2(H, myprof + 4 * pe * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2, EXT ? sc.lt2 : 0xffffffffu,
                                    acc0);
                     }
                     diag0 = inH;
@@ -577,7 +572,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
             /* in the pair's frame the kernel's last column (E.lcv at row
              * E.lcr) is the last row, the kernel's last row (rv at column rc)
              * the last column: end_of with them, the pair's m = n rows */
-            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc, AFF ? 0 : sc.tie);
+            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc, (AFF || !EXT) ? 0 : sc.tie);
     }
 }
 
