@@ -78,6 +78,10 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
         snprintf(why, sizeof why, "%s needs every pair, not only those within --cutoff", unfiltered);
         return off(p, mode, e, why);
     }
+    if (sc->end_gaps)
+        return off(p, mode, e,
+                   "terminal gaps have penalties of their own (--end-gap-open/--end-gap-extend), and the bound is "
+                   "proven for one gap scoring (docs/PRUNE.md)");
     if (sc->amb == MNW_AMB_LETTERS)
         return off(p, mode, e,
                    "ambiguity codes score by their letters (--ambiguity letters), and the bound is proven for "

@@ -8,6 +8,7 @@ static const struct {
     int lo, hi;
 } ranges[] = {
     {"match", 1, 1000}, {"mismatch", -1000, 0}, {"gap", 0, 1000}, {"gap-open", 0, 1000}, {"gap-extend", 0, 1000},
+    {"end-gap-open", 0, 1000}, {"end-gap-extend", 0, 1000},
 };
 
 int mnw_scoring_range(const char *key, int *lo, int *hi)
@@ -26,7 +27,8 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
     const struct {
         const char *key;
         int v;
-    } set[] = {{"match", sc->match}, {"mismatch", sc->mismatch}, {"gap-open", sc->gap_open}, {"gap-extend", sc->gap_extend}};
+    } set[] = {{"match", sc->match},         {"mismatch", sc->mismatch},         {"gap-open", sc->gap_open},
+               {"gap-extend", sc->gap_extend}, {"end-gap-open", sc->end_open}, {"end-gap-extend", sc->end_extend}};
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         int lo = 0, hi = 0;
         if (mnw_scoring_range(set[k].key, &lo, &hi)) continue;
@@ -34,12 +36,14 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
             return mnw_err_set(e, "--%s must be between %d and %d", set[k].key, lo, hi);
     }
     if (sc->gap_extend > sc->gap_open) return mnw_err_set(e, "--gap-extend must not exceed --gap-open");
+    if (sc->end_gaps && sc->end_extend > sc->end_open)
+        return mnw_err_set(e, "--end-gap-extend must not exceed --end-gap-open");
+    if (sc->end_gaps && sc->free_ends)
+        return mnw_err_set(e, "--end-gap-open/--end-gap-extend and --free-end-gaps: terminal gaps either have "
+                              "penalties of their own or cost nothing (--end-gap-open 0 --end-gap-extend 0 is "
+                              "free inside the DP, the alignment ending at the last cell; docs/SCORING.md)");
     if (sc->tie != MNW_TIE_MNW && sc->tie != MNW_TIE_MOTHUR) return mnw_err_set(e, "unknown tie rule %d", sc->tie);
     if (sc->amb != MNW_AMB_ZERO && sc->amb != MNW_AMB_LETTERS) return mnw_err_set(e, "unknown ambiguity rule %d", sc->amb);
-    if (sc->tie == MNW_TIE_MOTHUR && mnw_scoring_affine(sc))
-        return mnw_err_set(e, "--tie-rule mothur and --gap-open %d --gap-extend %d: mothur's rule is that of its "
-                              "linear-gap aligner (pairwise.seqs align=needleman); give one --gap",
-                           sc->gap_open, sc->gap_extend);
     return 0;
 }
 
@@ -48,6 +52,16 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 int mnw_fits16(const mnw_scoring *sc, int m, int n)
 {
+    if (sc->end_gaps) {
+        /* every gap run priced at the larger of the interior and end
+         * penalties, and one more opening: a path's gap may be split into a
+         * terminal and an interior run where the bound's paths have one */
+        mnw_scoring w = *sc;
+        w.end_gaps = 0;
+        w.gap_open = (int)max64(sc->gap_open, sc->end_open) * 2;
+        w.gap_extend = (int)max64(sc->gap_extend, sc->end_extend);
+        return mnw_fits16(&w, m, n);
+    }
     int64_t lo_len = min64(m, n), hi_len = max64(m, n);
     int64_t min_sub = min64(sc->mismatch, 0);
     int64_t hi = (int64_t)sc->match * lo_len;

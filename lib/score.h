@@ -9,6 +9,10 @@
  * Gaps: a run of L gap columns costs open + (L-1) * extend (penalties are
  * positive numbers). Linear gaps are open == extend (default 10 each).
  * free_ends: leading and trailing gaps (overhangs) cost nothing.
+ * end_gaps: leading and trailing gaps cost end_open + (L-1) * end_extend
+ *   instead (vsearch's terminal penalties; not with free_ends): inside the
+ *   DP, row 0, column 0, the last row's horizontal and the last column's
+ *   vertical gaps, and the alignment ends at (m, n) (docs/SCORING.md).
  * tie: which of several optimal alignments is reported (below).
  *
  * Thread-safety: an mnw_scoring is a plain read-only value after setup.
@@ -29,6 +33,9 @@ typedef struct {
     int free_ends;  /* 1: terminal gaps cost nothing */
     int tie;        /* the tie rule: MNW_TIE_MNW or MNW_TIE_MOTHUR (linear gaps only) */
     int amb;        /* ambiguity codes: MNW_AMB_ZERO or MNW_AMB_LETTERS */
+    int end_gaps;   /* 1: terminal gaps cost end_open / end_extend */
+    int end_open;   /* penalty of a terminal gap run's first column, >= 0 */
+    int end_extend; /* of each further column, >= 0, <= end_open */
 } mnw_scoring;
 
 /* The tie rules (docs/SCORING.md). mnw's: a cell prefers the diagonal, then
@@ -45,9 +52,14 @@ typedef struct {
 #define MNW_AMB_ZERO 0
 #define MNW_AMB_LETTERS 1
 
-#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO}
+#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}
 
-static inline int mnw_scoring_affine(const mnw_scoring *sc) { return sc->gap_open != sc->gap_extend; }
+/* Affine: the kernels need E and F (a run's first column costs more than
+ * the next), for interior gaps or, with end_gaps, terminal ones. */
+static inline int mnw_scoring_affine(const mnw_scoring *sc)
+{
+    return sc->gap_open != sc->gap_extend || (sc->end_gaps && sc->end_open != sc->end_extend);
+}
 
 /* Substitution score of two codes (the rule above). */
 static inline int mnw_sub(const mnw_scoring *sc, uint8_t a, uint8_t b)
@@ -60,6 +72,14 @@ static inline int mnw_sub(const mnw_scoring *sc, uint8_t a, uint8_t b)
 static inline int64_t mnw_gapcost(const mnw_scoring *sc, int64_t len)
 {
     return len <= 0 ? 0 : sc->gap_open + (len - 1) * sc->gap_extend;
+}
+
+/* Penalty of a terminal gap run of len columns: mnw_gapcost's without
+ * end_gaps (0 with free_ends), else end_open + (len-1) end_extend. */
+static inline int64_t mnw_endcost(const mnw_scoring *sc, int64_t len)
+{
+    if (len <= 0 || sc->free_ends) return 0;
+    return sc->end_gaps ? sc->end_open + (len - 1) * sc->end_extend : mnw_gapcost(sc, len);
 }
 
 /* The one place that holds the scoring settings' ranges: for key "match",

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const char *const like_names[] = {"mnw", "mothur"};
+static const char *const like_names[] = {"mnw", "mothur", "vsearch"};
 static const char *const tie_names[] = {"mnw", "mothur"};
 
 int mnw_like_parse(const char *v, int *mode)
@@ -24,7 +24,7 @@ const char *mnw_like_name(int mode)
 int mnw_tie_parse(const char *v, int *tie)
 {
     if (!strcmp(v, tie_names[MNW_TIE_MNW])) *tie = MNW_TIE_MNW;
-    else if (!strcmp(v, tie_names[MNW_TIE_MOTHUR])) *tie = MNW_TIE_MOTHUR;
+    else if (!strcmp(v, tie_names[MNW_TIE_MOTHUR]) || !strcmp(v, "vsearch")) *tie = MNW_TIE_MOTHUR; /* one rule */
     else return -1;
     return 0;
 }
@@ -63,6 +63,10 @@ static int like_mothur(mnw_opts *o, mnw_err *e)
     if (mnw_opts_given(o, "free-end-gaps") && !o->sc.free_ends)
         return mnw_err_set(e, "--like mothur and --free-end-gaps no: mothur's pairwise.seqs leaves leading and "
                               "trailing gaps free always (leave --free-end-gaps out, or leave --like out)");
+    if (o->sc.end_gaps)
+        return mnw_err_set(e, "--like mothur and --end-gap-open %d --end-gap-extend %d: mothur's pairwise.seqs leaves "
+                              "leading and trailing gaps free (leave the end-gap options out, or leave --like out)",
+                           o->sc.end_open, o->sc.end_extend);
     o->sc.free_ends = 1;
     if (mnw_opts_given(o, "tie-rule") && o->sc.tie != MNW_TIE_MOTHUR)
         return mnw_err_set(e, "--like mothur and --tie-rule %s: mothur's alignments follow mothur's tie rule (leave "
@@ -86,10 +90,49 @@ static int like_mothur(mnw_opts *o, mnw_err *e)
     return 0;
 }
 
+/* vsearch's --allpairs_global (2.22, its defaults): --match 2 --mismatch -4,
+ * --gapopen 20I/2E --gapext 2I/1E (a gap of k columns costs open + (k-1)
+ * extend, interior and terminal apart: mnw's 20/2 and end gaps 2/1),
+ * ambiguity codes 0, its cell's order (align_simd.cpp: the diagonal, then
+ * the query's gap, then the target's: D before I in mnw's frame, the rule
+ * mnw calls mothur's), identity id2 (vsearch2, its --iddef default). */
+static int like_vsearch(mnw_opts *o, mnw_err *e)
+{
+    if (!mnw_opts_given(o, "match")) o->sc.match = 2;
+    if (!mnw_opts_given(o, "mismatch")) o->sc.mismatch = -4;
+    if (!mnw_opts_given(o, "gap-open")) o->sc.gap_open = 20;
+    if (!mnw_opts_given(o, "gap-extend")) o->sc.gap_extend = 2;
+    if (o->sc.free_ends)
+        return mnw_err_set(e, "--like vsearch and --free-end-gaps: vsearch scores terminal gaps with penalties of "
+                              "their own (give --end-gap-open 0 --end-gap-extend 0 for free ones, as vsearch's "
+                              "--gapopen 20I/0E --gapext 2I/0E)");
+    if (!o->sc.end_gaps) {
+        o->sc.end_gaps = 1;
+        o->sc.end_open = 2;
+        o->sc.end_extend = 1;
+    }
+    if (mnw_opts_given(o, "tie-rule") && o->sc.tie != MNW_TIE_MOTHUR)
+        return mnw_err_set(e, "--like vsearch and --tie-rule %s: vsearch's alignments follow its own tie rule (D "
+                              "before I, the rule --tie-rule vsearch or mothur names) (leave --tie-rule out, or leave "
+                              "--like out)",
+                           mnw_tie_name(o->sc.tie));
+    o->sc.tie = MNW_TIE_MOTHUR;
+    if (mnw_opts_given(o, "ambiguity") && o->sc.amb != MNW_AMB_ZERO)
+        return mnw_err_set(e, "--like vsearch and --ambiguity %s: vsearch scores an ambiguity code 0 (leave "
+                              "--ambiguity out, or leave --like out)",
+                           mnw_amb_name(o->sc.amb));
+    if (mnw_opts_given(o, "iddef") && !(o->iddef.kind >= MNW_ID_VSEARCH0 && o->iddef.kind <= MNW_ID_VSEARCH4))
+        return mnw_err_set(e, "--like vsearch and --iddef %s: %s is not one of vsearch's identities (give vsearch0 "
+                              "to vsearch4, or leave --iddef out: vsearch2, vsearch's default)",
+                           mnw_iddef_name(&o->iddef), mnw_iddef_name(&o->iddef));
+    return 0;
+}
+
 int mnw_like_apply(mnw_opts *o, mnw_err *e)
 {
     switch (o->like) {
     case MNW_LIKE_MOTHUR: return like_mothur(o, e);
+    case MNW_LIKE_VSEARCH: return like_vsearch(o, e);
     default: return 0;
     }
 }

@@ -171,8 +171,16 @@ static int select_gpus(const mnw_opts *o, mnw_err *e)
 static mnw_nld_cfg nld_cfg(const mnw_opts *o, const mnw_job_spec *js, int workers, int slot0, uint64_t wl,
                            int sharers)
 {
+    int ng = ngpus;
+    const char *nogpu = mnw_gpu_scoring_unsupported(js->sc);
+    if (ng > 0 && nogpu) { /* issue 41's scorings the GPU kernels do not have yet */
+        LOG_WARN("%s: the GPU kernels do not have it yet; this node's %d GPU%s stay%s idle and its CPU workers "
+                 "align every pair",
+                 nogpu, ng, ng == 1 ? "" : "s", ng == 1 ? "s" : "");
+        ng = 0;
+    }
     mnw_nld_cfg cfg = {js, workers, o->prefetch, node_topo(o), slot0, o->tb_mode,
-                       ngpus, gpu_ids, o->tb_device, o->gpu_batch, mnw_gpu_kernel_parse(o->gpu_kernel),
+                       ng, gpu_ids, o->tb_device, o->gpu_batch, mnw_gpu_kernel_parse(o->gpu_kernel),
                        o->cpu_align, wl, sharers};
     return cfg;
 }
@@ -543,11 +551,15 @@ static void log_job(const rank0_run *R, double t_read)
             LOG_INFO("shard %s: no pair (more shards than work lists of %llu pairs); its outputs are empty",
                      mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)o->worklist_size);
     }
-    LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s, ambiguity codes %s, %s's tie rule; "
+    char endg[64] = "";
+    if (o->sc.end_gaps)
+        snprintf(endg, sizeof endg, ", end gaps open %d extend %d", o->sc.end_open, o->sc.end_extend);
+    LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s%s, ambiguity codes %s, tie rule %s; "
              "identity %s%s%s%s",
              o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend,
-             mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)", o->sc.free_ends ? ", free end gaps" : "",
-             o->sc.amb == MNW_AMB_LETTERS ? "by their letters" : "0", mnw_tie_name(o->sc.tie), mnw_iddef_name(&o->iddef), o->iddef.countends ? "" : " (countends=no)",
+             mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)", o->sc.free_ends ? ", free end gaps" : "", endg,
+             o->sc.amb == MNW_AMB_LETTERS ? "by their letters" : "0",
+             o->sc.tie == MNW_TIE_MOTHUR ? "D before I (mothur's, vsearch's)" : "mnw's", mnw_iddef_name(&o->iddef), o->iddef.countends ? "" : " (countends=no)",
              o->like != MNW_LIKE_MNW ? "; --like " : "", o->like != MNW_LIKE_MNW ? mnw_like_name(o->like) : "");
     char files[128];
     LOG_INFO("outputs: %s%s; %s", outputs_files(mnw_opts_outputs(o), files, sizeof files),

@@ -42,9 +42,11 @@ static const optdef optdefs[] = {
     {"gap-open", 0, T_VALUE, "N", "affine: penalty of a gap's first column"},
     {"gap-extend", 0, T_VALUE, "N", "affine: penalty of each further column"},
     {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
-    {"tie-rule", 0, T_VALUE, "mnw|mothur", "which of equally good alignments: mnw's rule (default) or mothur's (linear gaps; docs/SCORING.md)"},
+    {"end-gap-open", 0, T_VALUE, "N|none", "terminal gaps: penalty of a leading or trailing gap run's first column, apart from interior ones (vsearch's; the other end-gap option defaults to it; not with --free-end-gaps)"},
+    {"end-gap-extend", 0, T_VALUE, "N|none", "terminal gaps: penalty of each further column"},
+    {"tie-rule", 0, T_VALUE, "mnw|mothur|vsearch", "which of equally good alignments: mnw's rule (default), or mothur's and vsearch's (one rule: D before I; docs/SCORING.md)"},
     {"ambiguity", 0, T_VALUE, "zero|letters", "how a column with an ambiguity code (N, R...) scores: 0 (default) or by its letters, the same a match, others a mismatch (mothur's; docs/SCORING.md)"},
-    {"like", 0, T_VALUE, "mnw|mothur", "another tool's numbers: its scoring, tie rule and identity as defaults (mothur: pairwise.seqs; docs/SCORING.md)"},
+    {"like", 0, T_VALUE, "mnw|mothur|vsearch", "another tool's numbers: its scoring, tie rule and identity as defaults (mothur: pairwise.seqs, vsearch: --allpairs_global; docs/SCORING.md)"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
@@ -87,6 +89,7 @@ void mnw_opts_init(mnw_opts *o)
     o->prune = MNW_PRUNE_AUTO;
     o->countends = -1;
     o->counts = -1;
+    o->end_open_opt = o->end_extend_opt = -1;
     o->gzip_level = MNW_GZIP_AUTO;
     o->outputs = MNW_OUTSEL_DEFAULT;
     o->worklist_size = 5000;
@@ -276,13 +279,19 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "gap-open")) SCORE_OPT(o->sc.gap_open);
     else if (!strcmp(key, "gap-extend")) SCORE_OPT(o->sc.gap_extend);
     else if (!strcmp(key, "free-end-gaps")) o->sc.free_ends = flag;
-    else if (!strcmp(key, "tie-rule")) {
-        if (mnw_tie_parse(v, &o->sc.tie)) return mnw_err_set(e, "%s: tie-rule takes mnw or mothur, not '%s'", where, v);
+    else if (!strcmp(key, "end-gap-open") || !strcmp(key, "end-gap-extend")) {
+        int *dst = key[8] == 'o' ? &o->end_open_opt : &o->end_extend_opt;
+        if (!strcmp(v, "none")) *dst = -1;
+        else SCORE_OPT(*dst);
+    } else if (!strcmp(key, "tie-rule")) {
+        if (mnw_tie_parse(v, &o->sc.tie))
+            return mnw_err_set(e, "%s: tie-rule takes mnw, mothur or vsearch, not '%s'", where, v);
     } else if (!strcmp(key, "ambiguity")) {
         if (mnw_amb_parse(v, &o->sc.amb))
             return mnw_err_set(e, "%s: ambiguity takes zero or letters, not '%s'", where, v);
     } else if (!strcmp(key, "like")) {
-        if (mnw_like_parse(v, &o->like)) return mnw_err_set(e, "%s: like takes mnw or mothur, not '%s'", where, v);
+        if (mnw_like_parse(v, &o->like))
+            return mnw_err_set(e, "%s: like takes mnw, mothur or vsearch, not '%s'", where, v);
     }
     else if (!strcmp(key, "iddef")) {
         if (mnw_iddef_parse(v, &o->iddef))
@@ -517,8 +526,19 @@ static int path_ok(const char *opt, const char *path, mnw_err *e)
     return 0;
 }
 
+/* sc.end_gaps and its penalties from --end-gap-open / --end-gap-extend
+ * (a bookmark's too): either gives end gaps, the other defaulting to it */
+static void end_gaps_of(mnw_opts *o)
+{
+    const int eo = o->end_open_opt, ee = o->end_extend_opt;
+    o->sc.end_gaps = eo >= 0 || ee >= 0;
+    o->sc.end_open = eo >= 0 ? eo : ee >= 0 ? ee : 0;
+    o->sc.end_extend = ee >= 0 ? ee : eo >= 0 ? eo : 0;
+}
+
 int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
+    end_gaps_of(o);
     /* a new run's --like defaults (a resumed run's settings are its bookmark's) */
     if (!o->resume && mnw_like_apply(o, e)) return -1;
     if (o->countends >= 0) o->iddef.countends = o->countends;

@@ -29,7 +29,7 @@
 enum { MNW_VIA_AUTO = 0, MNW_VIA_RANK0 = 1, MNW_VIA_MPIIO = 2 };
 
 /* --like modes (src/like.h) */
-enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1 };
+enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1, MNW_LIKE_VSEARCH = 2 };
 
 /* A per-node setting: applies on hosts whose name matches `pattern` (a
  * shell glob), from a config section "[host PATTERN]" or --host. */
@@ -44,6 +44,7 @@ typedef struct {
     int threads;       /* node-local; 0: the topology's default */
     mnw_scoring sc;    /* sc.tie: --tie-rule */
     int like;          /* --like: MNW_LIKE_* (src/like.h); result-changing through what it sets */
+    int end_open_opt, end_extend_opt; /* --end-gap-open / --end-gap-extend: -1 none (sc.end_gaps from them) */
     mnw_iddef iddef;
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */

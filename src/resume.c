@@ -28,6 +28,8 @@ static const rsetting rsettings[] = {
     {"gap-open", {"gap-open"}},   /* --gap marks gap-open and gap-extend */
     {"gap-extend", {"gap-extend"}},
     {"free-end-gaps", {"free-end-gaps"}},
+    {"end-gap-open", {"end-gap-open"}},     /* none: no end gaps (and before the options existed) */
+    {"end-gap-extend", {"end-gap-extend"}},
     {"tie-rule", {"tie-rule"}}, /* a bookmark without it is mnw's rule (before the option existed) */
     {"ambiguity", {"ambiguity"}}, /* zero before the option existed */
     {"like", {"like"}},         /* informative (the settings it set are recorded); none before the option */
@@ -55,6 +57,10 @@ static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
     else if (!strcmp(key, "gap-extend")) snprintf(v, n, "%d", o->sc.gap_extend);
     else if (!strcmp(key, "free-end-gaps")) snprintf(v, n, "%s", yes_no(o->sc.free_ends));
     else if (!strcmp(key, "tie-rule")) snprintf(v, n, "%s", mnw_tie_name(o->sc.tie));
+    else if (!strcmp(key, "end-gap-open") || !strcmp(key, "end-gap-extend")) {
+        if (!o->sc.end_gaps) snprintf(v, n, "none");
+        else snprintf(v, n, "%d", key[8] == 'o' ? o->sc.end_open : o->sc.end_extend);
+    }
     else if (!strcmp(key, "ambiguity")) snprintf(v, n, "%s", mnw_amb_name(o->sc.amb));
     else if (!strcmp(key, "like")) snprintf(v, n, "%s", mnw_like_name(o->like));
     else if (!strcmp(key, "iddef")) snprintf(v, n, "%s", mnw_iddef_name(&o->iddef));
@@ -103,6 +109,10 @@ static const char *bm_value(const mnw_bookmark *b, size_t k, char *buf, size_t c
     if (!strcmp(rsettings[k].key, "userfields")) { /* the default before the option existed */
         const char *v = mnw_bookmark_get(b, "userfields");
         return v ? v : MNW_USERFIELDS_DEFAULT;
+    }
+    if (!strncmp(rsettings[k].key, "end-gap-", 8)) { /* none before the options existed */
+        const char *v = mnw_bookmark_get(b, rsettings[k].key);
+        return v ? v : "none";
     }
     if (!strcmp(rsettings[k].key, "ambiguity")) { /* zero before the option existed */
         const char *v = mnw_bookmark_get(b, "ambiguity");

@@ -15,20 +15,28 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
     int64_t *F = mnw_xmalloc((size_t)(m + 1) * w * sizeof *F);
 #define AT(M, r, c) M[(size_t)(r)*w + (size_t)(c)]
     int64_t go = sc->gap_open, ge = sc->gap_extend;
+    /* end gaps (sc->end_gaps): the last column's vertical and the last row's
+     * horizontal gaps are terminal; row 0 and column 0 too (mnw_endcost) */
+    const int eg = sc->end_gaps;
+    const int64_t eo = sc->end_open, ee = sc->end_extend;
+#define GO_V(c) (eg && (c) == n ? eo : go)
+#define GE_V(c) (eg && (c) == n ? ee : ge)
+#define GO_H(r) (eg && (r) == m ? eo : go)
+#define GE_H(r) (eg && (r) == m ? ee : ge)
     for (int r = 0; r <= m; r++) {
-        AT(H, r, 0) = sc->free_ends ? 0 : -mnw_gapcost(sc, r);
+        AT(H, r, 0) = -mnw_endcost(sc, r);
         AT(E, r, 0) = NEG;
         AT(F, r, 0) = NEG;
     }
     for (int c = 0; c <= n; c++) {
-        AT(H, 0, c) = sc->free_ends ? 0 : -mnw_gapcost(sc, c);
+        AT(H, 0, c) = -mnw_endcost(sc, c);
         AT(E, 0, c) = NEG;
         AT(F, 0, c) = NEG;
     }
     for (int r = 1; r <= m; r++) {
         for (int c = 1; c <= n; c++) {
-            int64_t e_open = AT(H, r - 1, c) - go, e_ext = AT(E, r - 1, c) - ge;
-            int64_t f_open = AT(H, r, c - 1) - go, f_ext = AT(F, r, c - 1) - ge;
+            int64_t e_open = AT(H, r - 1, c) - GO_V(c), e_ext = AT(E, r - 1, c) - GE_V(c);
+            int64_t f_open = AT(H, r, c - 1) - GO_H(r), f_ext = AT(F, r, c - 1) - GE_H(r);
             int64_t e = e_open > e_ext ? e_open : e_ext;
             int64_t f = f_open > f_ext ? f_open : f_ext;
             int64_t d = AT(H, r - 1, c - 1) + mnw_sub(sc, a[r - 1], b[c - 1]);
@@ -82,12 +90,12 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
             else st = AT(H, r, c) == AT(E, r, c) ? SE : SF;
         }
         if (st == SE) {
-            int ext = AT(E, r - 1, c) - ge > AT(H, r - 1, c) - go;
+            int ext = AT(E, r - 1, c) - GE_V(c) > AT(H, r - 1, c) - GO_V(c);
             mnw_aln_push(out, MNW_OP_I, 1);
             r--;
             st = ext ? SE : SH;
         } else {
-            int ext = AT(F, r, c - 1) - ge > AT(H, r, c - 1) - go;
+            int ext = AT(F, r, c - 1) - GE_H(r) > AT(H, r, c - 1) - GO_H(r);
             mnw_aln_push(out, MNW_OP_D, 1);
             c--;
             st = ext ? SF : SH;
@@ -97,6 +105,10 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
     mnw_aln_push(out, MNW_OP_D, (uint32_t)c);
     mnw_aln_reverse(out);
 #undef AT
+#undef GO_V
+#undef GE_V
+#undef GO_H
+#undef GE_H
     free(H);
     free(E);
     free(F);

@@ -17,9 +17,10 @@ int ref_rescore(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b
                 s += mnw_sub(sc, a[r], b[c]);
             }
         } else {
-            /* leading (nothing consumed yet) or trailing (last run) */
+            /* leading (nothing consumed yet) or trailing (last run): the
+             * runs in row 0, column 0, the last row or the last column */
             int terminal = (r == 0 && c == 0) || k + 1 == nops;
-            if (!(sc->free_ends && terminal)) s -= mnw_gapcost(sc, len);
+            s -= terminal ? mnw_endcost(sc, len) : mnw_gapcost(sc, len);
             if (op == MNW_OP_I) r += (int)len;
             else c += (int)len;
         }

@@ -1,12 +1,14 @@
 # t_biopython.sh - scores of mnw equal those of Biopython's PairwiseAligner
 # (an independent implementation) on real 16S pairs, in affine, linear and
-# free-end-gap modes, with mnw's substitution rule for IUPAC codes.
+# free-end-gap modes, and with terminal gap penalties apart from interior
+# ones (--end-gap-open/--end-gap-extend: Biopython's end gap scores), with
+# mnw's substitution rule for IUPAC codes (and mothur's letters).
 source "$(dirname "$0")/../lib.sh"
 cd "$TMP"
 PY=/usr/bin/python3
 $PY -c 'import Bio.Align' 2>/dev/null || { echo "not ok - Biopython missing (Debian package python3-biopython)"; exit 1; }
 zcat "$TDATA/gold-sample.fa.gz" | awk '/^>/{n++} n>14{exit} {print}' > s.fa
-run_mode() { # DESC ARGS for mnw; then python args: match mismatch open extend free
+run_mode() { # DESC ARGS for mnw; then python args: match mismatch open extend free [end-open end-extend [letters]]
     local desc=$1 margs=$2; shift 2
     rm -rf o
     "$MNW" -q -i s.fa -o o $margs || { echo "not ok - $desc: mnw failed"; T_FAILED=1; return; }
@@ -14,6 +16,8 @@ run_mode() { # DESC ARGS for mnw; then python args: match mismatch open extend f
 import gzip, sys
 from Bio.Align import PairwiseAligner, substitution_matrices
 match, mismatch, go, ge, free = map(int, sys.argv[1:6])
+eo, ee = (int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (None, None)
+letters = len(sys.argv) > 8 and sys.argv[8] == "letters"
 seqs, name = [], None
 for line in open("s.fa"):
     line = line.strip()
@@ -25,7 +29,10 @@ alpha = "ACGTRYSWKMBDHVN"
 m = substitution_matrices.Array(alphabet=alpha, dims=2)
 for a in alpha:
     for b in alpha:
-        m[a, b] = 0 if (a not in "ACGT" or b not in "ACGT") else (match if a == b else mismatch)
+        if letters:
+            m[a, b] = match if a == b else mismatch
+        else:
+            m[a, b] = 0 if (a not in "ACGT" or b not in "ACGT") else (match if a == b else mismatch)
 al = PairwiseAligner()
 al.mode = "global"
 al.substitution_matrix = m
@@ -33,6 +40,9 @@ al.open_gap_score = -go
 al.extend_gap_score = -ge
 if free:
     al.end_gap_score = 0
+if eo is not None:
+    al.end_open_gap_score = -eo
+    al.end_extend_gap_score = -ee
 bad = n = 0
 rows = [l.rstrip("\n").split("\t") for l in gzip.open("o/pairs.tsv.gz", "rt")][1:]
 for r in rows:
@@ -51,4 +61,8 @@ PY
 run_mode "Biopython agrees, default linear +4/-5/10" "" 4 -5 10 10 0
 run_mode "Biopython agrees, affine open 16 extend 4" "--gap-open 16 --gap-extend 4" 4 -5 16 4 0
 run_mode "Biopython agrees, EMBOSS-like affine 5/-4 open 10 extend 1, free end gaps" "--match 5 --mismatch -4 --gap-open 10 --gap-extend 1 --free-end-gaps" 5 -4 10 1 1
+run_mode "Biopython agrees, vsearch's penalties: interior 20/2, end gaps 2/1" "--match 2 --mismatch -4 --gap-open 20 --gap-extend 2 --end-gap-open 2 --end-gap-extend 1" 2 -4 20 2 0 2 1
+run_mode "Biopython agrees, linear 10 inside, end gaps linear 3" "--end-gap-open 3" 4 -5 10 10 0 3 3
+run_mode "Biopython agrees, end gaps that cost nothing (0/0) under linear 10" "--end-gap-open 0 --end-gap-extend 0" 4 -5 10 10 0 0 0
+run_mode "Biopython agrees, --like mothur's scoring (letters)" "--like mothur --iddef mothur-onegap" 1 -1 2 2 1 0 0 letters
 finish

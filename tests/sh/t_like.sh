@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_like.sh - `--like mothur` (issue 41, src/like.h): mothur 1.48's
+# t_like.sh - `--like mothur` and `--like vsearch` (issue 41, src/like.h): mothur 1.48's
 # pairwise.seqs on 40 real 16S genes (the first 40 of 16s-200; 6 of them
 # with ambiguity codes, some with several kinds), each of its three
 # calculators with countends T and F, against mnw --like mothur with the
@@ -50,10 +50,10 @@ done
 # what --like mothur sets, and an explicit option over it
 grep -F "scoring:" r_mothur-onegap/mnw.log >log.txt
 check "the log: 1/-1/2 linear, free end gaps, ambiguity by letters, mothur's tie rule, mothur-onegap" \
-    'grep -q "match 1 mismatch -1 gap-open 2 gap-extend 2 (linear), free end gaps, ambiguity codes by their letters, mothur.s tie rule; identity mothur-onegap; --like mothur" log.txt'
+    'grep -q "match 1 mismatch -1 gap-open 2 gap-extend 2 (linear), free end gaps, ambiguity codes by their letters, tie rule D before I (mothur.s, vsearch.s); identity mothur-onegap; --like mothur" log.txt'
 ok "--like mothur --match 2 --gap 3" "$MNW" -q -i s40.fa -o over --like mothur --match 2 --gap 3 --outputs dist -t 2
 check "an explicit option wins: match 2, gap 3, the rest mothur's" \
-    'grep -q "match 2 mismatch -1 gap-open 3 gap-extend 3 (linear), free end gaps, ambiguity codes by their letters, mothur.s tie rule; identity mothur-onegap" over/mnw.log'
+    'grep -q "match 2 mismatch -1 gap-open 3 gap-extend 3 (linear), free end gaps, ambiguity codes by their letters, tie rule D before I (mothur.s, vsearch.s); identity mothur-onegap" over/mnw.log'
 check "the bookmark records like, tie-rule and ambiguity" \
     'grep -qx "setting like mothur" over/mnw.bookmark && grep -qx "setting tie-rule mothur" over/mnw.bookmark && grep -qx "setting ambiguity letters" over/mnw.bookmark'
 
@@ -71,9 +71,15 @@ refuse "--like mothur --iddef vsearch2" "--like mothur and --iddef vsearch2" --l
 refuse "--like mothur --tie-rule mnw" "--like mothur and --tie-rule mnw" --like mothur --tie-rule mnw
 refuse "--like mothur --free-end-gaps=no" "--like mothur and --free-end-gaps no" --like mothur --free-end-gaps=no
 refuse "--like mothur --ambiguity zero" "--like mothur and --ambiguity zero" --like mothur --ambiguity zero
-refuse "--tie-rule mothur with affine gaps" "--tie-rule mothur and --gap-open 5 --gap-extend 1" --tie-rule mothur --gap-open 5 --gap-extend 1
-refuse "--like an unknown tool" "like takes mnw or mothur, not 'blast'" --like blast
-refuse "--tie-rule an unknown rule" "tie-rule takes mnw or mothur, not 'left'" --tie-rule left
+refuse "--like mothur --end-gap-open 1" "--like mothur and --end-gap-open 1 --end-gap-extend 1" --like mothur --end-gap-open 1
+refuse "--end-gap-open with --free-end-gaps" "--end-gap-open/--end-gap-extend and --free-end-gaps" --end-gap-open 2 --free-end-gaps
+refuse "--end-gap-extend above --end-gap-open" "--end-gap-extend must not exceed --end-gap-open" --end-gap-open 2 --end-gap-extend 5
+refuse "--like vsearch --free-end-gaps" "--like vsearch and --free-end-gaps" --like vsearch --free-end-gaps
+refuse "--like vsearch --iddef mothur-onegap" "--like vsearch and --iddef mothur-onegap" --like vsearch --iddef mothur-onegap
+refuse "--like vsearch --ambiguity letters" "--like vsearch and --ambiguity letters" --like vsearch --ambiguity letters
+refuse "--like vsearch --tie-rule mnw" "--like vsearch and --tie-rule mnw" --like vsearch --tie-rule mnw
+refuse "--like an unknown tool" "like takes mnw, mothur or vsearch, not 'blast'" --like blast
+refuse "--tie-rule an unknown rule" "tie-rule takes mnw, mothur or vsearch, not 'left'" --tie-rule left
 
 # the alignments: the reference aligner's under mothur's rule and letters
 # (every pair), each an optimal one (parasail's score, letters as its
@@ -103,6 +109,35 @@ if [ -x "$BUILD/tools/mnw-emu" ]; then
 fi
 ok "two MPI ranks --like mothur" "${MPIRUN[@]}" -np 2 "$MNW" -q -i s40.fa -o mpi --like mothur --outputs dist -t 1 --worklist-size 50
 check "two ranks: the one-process distances" 'cmp -s <(zcat mpi/dist.column.gz) <(zcat r_mothur-onegap/dist.column.gz)'
+
+# --like vsearch: vsearch 2.22's --allpairs_global with its own defaults
+# (20I/2E, 2I/1E, +2/-4) on the 40 genes and 20 gold genes (many kinds of
+# ambiguity codes): every pair's every field (caln, id0-id4, raw...) the
+# same text. The GPU kernels lack terminal penalties yet: a GPU stays idle
+# (the log says so) and the outputs are the CPU's.
+if ! command -v vsearch >/dev/null 2>&1; then
+    echo "not ok - vsearch is not installed (Debian package vsearch; CI must install it)"
+    T_FAILED=1
+else
+    zcat "$TDATA/gold-sample.fa.gz" | awk '/^>/ { n++ } n <= 20' | cat s40.fa - >t60.fa
+    F=query+target+id0+id1+id2+id3+id4+alnlen+mism+opens+gaps+raw+caln
+    vsearch --allpairs_global t60.fa --acceptall --qmask none --threads 1 --quiet --userout vs.tsv --userfields $F
+    ok "mnw --like vsearch --outputs userout" "$MNW" -q -i t60.fa -o lv --like vsearch --outputs userout --userfields $F -t 2
+    check "the log: vsearch's scoring, end gaps 2/1, tie rule D before I, vsearch2" \
+        'grep -q "match 2 mismatch -4 gap-open 20 gap-extend 2 (affine), end gaps open 2 extend 1, ambiguity codes 0, tie rule D before I (mothur.s, vsearch.s); identity vsearch2; --like vsearch" lv/mnw.log'
+    read -r nv nsame < <(join -t "$(printf '\t')" <(awk -F'\t' '{ print $1 "|" $2 "\t" $0 }' vs.tsv | sort -t "$(printf '\t')" -k1,1) \
+        <(zcat lv/userout.tsv.gz | awk -F'\t' '{ print $1 "|" $2 "\t" $0 }' | sort -t "$(printf '\t')" -k1,1) |
+        awk -F'\t' '{ n++; d = 0; for (k = 2; k <= 14; k++) if ($k != $(k + 13)) d = 1; if (!d) same++; else if (++bad <= 3) print "#  " $0 > "/dev/stderr" }
+            END { print n + 0, same + 0 }')
+    check "--like vsearch: every field of every pair vsearch's own text ($nsame of $nv pairs, 1770 expected)" \
+        '[ "$nv" -eq 1770 ] && [ "$nsame" -eq 1770 ]'
+    if [ -x "$BUILD/tools/mnw-emu" ]; then
+        ok "mnw-emu --like vsearch" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emuv --like vsearch --cigar --worklist-size 50
+        ok "CPU --like vsearch" "$MNW" -q -i s20.fa -o cpuv --like vsearch --cigar --gpus none --worklist-size 50 -t 2
+        check "a node's GPU stays idle under terminal penalties (the log says why); the CPU's bytes" \
+            'grep -q "terminal gap penalties (--end-gap-open/--end-gap-extend): the GPU kernels do not have it yet" emuv/mnw.log && cmp -s emuv/pairs.tsv.gz cpuv/pairs.tsv.gz && cmp -s emuv/dist.column.gz cpuv/dist.column.gz'
+    fi
+fi
 
 # a resume keeps the mode
 awk '/^>/ { n++ } n <= 80' "$TDATA/16s-200.fa" >s80.fa

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N] [--tie mothur] [--ambiguity letters]\n");
         return 2;
     }
-    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), MNW_TIE_MNW, MNW_AMB_ZERO};
+    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
     int use_parasail = 0;
     long nref = 0;
     for (int a = 8; a < argc; a++) {

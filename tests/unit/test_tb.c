@@ -244,10 +244,10 @@ static int same_aln(const mnw_aln *x, const mnw_aln *y)
 }
 
 static const mnw_scoring modes[] = {
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO}, /* linear (default) */
-    {4, -5, 10, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO},  /* affine */
-    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO}, /* linear, free end gaps */
-    {4, -5, 10, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO},  /* affine, free end gaps */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* linear (default) */
+    {4, -5, 10, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine */
+    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* linear, free end gaps */
+    {4, -5, 10, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine, free end gaps */
 };
 static const char *mode_name[] = {"linear", "affine", "free-end-gaps", "affine+free-end-gaps"};
 

@@ -17,7 +17,8 @@
  *           under mothur's tie rule (sc->tie) B = the upper gap is strictly
  *           better than the left one, so without A: B ? I : D (the view's
  *           b_up), and the last column's end cell wins a tie
- *   affine: word 0: A = H equals the diagonal, B = H equals E (I);
+ *   affine: word 0: A = H equals the diagonal, B = H equals E (I) (mothur's
+ *           and vsearch's rule: B = H equals F (D), the view's b_up);
  *           word 1: A = E extended (strictly better than opening), B = F
  *           extended
  * These are the bits of workers/tb/trace.h; its mnw_dirview describes this
@@ -36,13 +37,20 @@
  * V_CMPEQ, V_CMPGT, V_LOAD, V_STORE (aligned).
  */
 
-/* The body, for one tie rule (a constant in each of the two copies
- * V_NAME_dirs makes, so the rule costs nothing per cell). V_BGT(left, up):
- * the linear B bit. */
+/* The body, for one tie rule and with or without terminal gap penalties
+ * (constants in each of the copies V_NAME_dirs makes, so they cost nothing
+ * per cell where they are off). V_BGT(left, up): the linear B bit.
+ * End gaps (endg, sc->end_gaps): row 0 and column 0 hold mnw_endcost; a
+ * vertical gap in a lane's last column takes the end penalties (per-column
+ * vectors vgoc, vgec: each lane's own last column), a horizontal gap in the
+ * last row too (that row's vgoh, vgeh). V_GOV(c), V_GEV(c): the vertical
+ * gap's open / extend addend at column c. */
 #define V_BGT(left, up) (tie ? V_CMPGT((up), (left)) : V_CMPGT((left), (up)))
+#define V_GOV(c) (endg ? V_LOAD(&vgoc[c]) : vgo)
+#define V_GEV(c) (endg ? V_LOAD(&vgec[c]) : vge)
 static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m, const uint8_t *const *t, const int *n,
-    int count, void *dirbuf, mnw_tb_end *ends, const int tie)
+    int count, void *dirbuf, mnw_tb_end *ends, const int tie, const int endg)
 {
     int nl[LANES];
     int maxn = 0;
@@ -61,12 +69,13 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     for (int r = 0; r < m; r++)
         if (slot[q[r]] < 0) slot[q[r]] = nslot++;
 
-    size_t rows_need = (3 + (size_t)nslot) * W * sizeof(V_T) + W;
+    size_t rows_need = (3 + (endg ? 2u : 0u) + (size_t)nslot) * W * sizeof(V_T) + W;
     mnw_ws_reserve(&ws->rows, &ws->rows_bytes, rows_need);
     V_T *hrow = (V_T *)ws->rows;
     V_T *erow = hrow + W;
     V_T *row1 = erow + W; /* free end gaps, two rows per pass: row r0's H at last columns */
-    V_T *prof = row1 + W;
+    V_T *vgoc = row1 + W, *vgec = vgoc + (endg ? W : 0); /* end gaps: the vertical gaps' addends per column */
+    V_T *prof = vgec + (endg ? W : 0);
     S_T *profs = (S_T *)prof;
     for (int k = 0; k < MNW_NCODES; k++) {
         if (slot[k] < 0) continue;
@@ -96,9 +105,20 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     const S_T go = (S_T)sc->gap_open, ge = (S_T)sc->gap_extend;
     const V_T vgo = V_SET1((S_T)-go), vge = V_SET1((S_T)-ge);
     const V_T vneg = V_SET1((S_T)V_NEG);
+    /* end gaps: the last row's horizontal addends, each column's vertical ones */
+    const V_T vgoe = V_SET1((S_T)-sc->end_open), vgee = V_SET1((S_T)-sc->end_extend);
+    if (endg)
+        for (int c = 0; c <= maxn; c++) {
+            S_T *po = (S_T *)&vgoc[c], *pe = (S_T *)&vgec[c];
+            for (int l = 0; l < LANES; l++) {
+                const int last = l < count && c == nl[l];
+                po[l] = (S_T)-(last ? sc->end_open : go);
+                pe[l] = (S_T)-(last ? sc->end_extend : ge);
+            }
+        }
     /* row 0 */
     for (size_t c = 0; c <= (size_t)maxn; c++) {
-        S_T h0 = fe ? 0 : (S_T)-mnw_gapcost(sc, (int64_t)c);
+        S_T h0 = (S_T)-mnw_endcost(sc, (int64_t)c);
         V_STORE(&hrow[c], V_SET1(h0));
         V_STORE(&erow[c], vneg);
     }
@@ -115,26 +135,29 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
             const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
             const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
             V_T hdiag1 = V_LOAD(&hrow[0]);
-            V_T hleft1 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0));
-            V_T hleft2 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0 + 1));
+            V_T hleft1 = V_SET1((S_T)-mnw_endcost(sc, r0));
+            V_T hleft2 = V_SET1((S_T)-mnw_endcost(sc, r0 + 1));
             V_STORE(&hrow[0], hleft2);
             V_T hdiag2 = hleft1;
-            V_T hg1 = V_ADD(hleft1, vgo), hg2 = V_ADD(hleft2, vgo);
+            /* row r0 < m: interior horizontal gaps; row r0 + 1 may be the last */
+            const V_T vgoh2 = endg && r0 + 1 == m ? vgoe : vgo;
+            V_T hg1 = V_ADD(hleft1, vgo), hg2 = V_ADD(hleft2, vgoh2);
             DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn;
             DIR_T *dr2 = dr1 + maxn;
             for (int c = 1; c <= maxn; c++) {
                 V_T up1 = V_LOAD(&hrow[c]);
                 V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
-                V_T u1 = V_ADD(up1, vgo);
+                V_T u1 = V_ADD(up1, V_GOV(c));
                 V_T h1 = V_MAX(V_MAX(d1, u1), hg1);
                 dr1[c - 1] = V_DIRBITS(V_CMPEQ(h1, d1), V_BGT(hg1, u1));
                 if (fe && islast[c]) V_STORE(&row1[c], h1);
-                hg1 = V_ADD(h1, vgo); /* also row r0+1's upper gap */
+                hg1 = V_ADD(h1, vgo);       /* row r0's left gap at c + 1 */
+                V_T u2 = V_ADD(h1, V_GOV(c)); /* row r0+1's upper gap (the same add without end gaps) */
                 hdiag1 = up1;
                 V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
-                V_T h2 = V_MAX(V_MAX(d2, hg1), hg2);
-                dr2[c - 1] = V_DIRBITS(V_CMPEQ(h2, d2), V_BGT(hg2, hg1));
-                hg2 = V_ADD(h2, vgo);
+                V_T h2 = V_MAX(V_MAX(d2, u2), hg2);
+                dr2[c - 1] = V_DIRBITS(V_CMPEQ(h2, d2), V_BGT(hg2, u2));
+                hg2 = V_ADD(h2, vgoh2);
                 hdiag2 = h1;
                 V_STORE(&hrow[c], h2);
             }
@@ -155,33 +178,34 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
             const V_T *pr1 = prof + (size_t)slot[q[r0 - 1]] * W;
             const V_T *pr2 = prof + (size_t)slot[q[r0]] * W;
             V_T hdiag1 = V_LOAD(&hrow[0]);
-            V_T hleft1 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0));
-            V_T hleft2 = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r0 + 1));
+            V_T hleft1 = V_SET1((S_T)-mnw_endcost(sc, r0));
+            V_T hleft2 = V_SET1((S_T)-mnw_endcost(sc, r0 + 1));
             V_STORE(&hrow[0], hleft2);
             V_T hdiag2 = hleft1;
+            const V_T vgoh2 = endg && r0 + 1 == m ? vgoe : vgo, vgeh2 = endg && r0 + 1 == m ? vgee : vge;
             V_T f1 = vneg, f2 = vneg;
             DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn * 2;
             DIR_T *dr2 = dr1 + (size_t)maxn * 2;
             for (int c = 1; c <= maxn; c++) {
                 V_T up1 = V_LOAD(&hrow[c]);
-                V_T eo1 = V_ADD(up1, vgo), ex1 = V_ADD(V_LOAD(&erow[c]), vge);
+                V_T eo1 = V_ADD(up1, V_GOV(c)), ex1 = V_ADD(V_LOAD(&erow[c]), V_GEV(c));
                 V_T e1 = V_MAX(eo1, ex1);
                 V_T fo1 = V_ADD(hleft1, vgo), fx1 = V_ADD(f1, vge);
                 f1 = V_MAX(fo1, fx1);
                 V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
                 V_T h1 = V_MAX(V_MAX(d1, e1), f1);
-                dr1[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h1, d1), V_CMPEQ(h1, e1));
+                dr1[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h1, d1), tie ? V_CMPEQ(h1, f1) : V_CMPEQ(h1, e1));
                 dr1[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex1, eo1), V_CMPGT(fx1, fo1));
                 if (fe && islast[c]) V_STORE(&row1[c], h1);
                 hdiag1 = up1;
                 hleft1 = h1;
-                V_T eo2 = V_ADD(h1, vgo), ex2 = V_ADD(e1, vge);
+                V_T eo2 = V_ADD(h1, V_GOV(c)), ex2 = V_ADD(e1, V_GEV(c));
                 V_T e2 = V_MAX(eo2, ex2);
-                V_T fo2 = V_ADD(hleft2, vgo), fx2 = V_ADD(f2, vge);
+                V_T fo2 = V_ADD(hleft2, vgoh2), fx2 = V_ADD(f2, vgeh2);
                 f2 = V_MAX(fo2, fx2);
                 V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
                 V_T h2 = V_MAX(V_MAX(d2, e2), f2);
-                dr2[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h2, d2), V_CMPEQ(h2, e2));
+                dr2[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h2, d2), tie ? V_CMPEQ(h2, f2) : V_CMPEQ(h2, e2));
                 dr2[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex2, eo2), V_CMPGT(fx2, fo2));
                 hdiag2 = h1;
                 hleft2 = h2;
@@ -201,15 +225,16 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     for (int r = r0; r <= m; r++) {
         const V_T *pr = prof + (size_t)slot[q[r - 1]] * W;
         V_T hdiag = V_LOAD(&hrow[0]);
-        V_T hleft = V_SET1(fe ? 0 : (S_T)-mnw_gapcost(sc, r));
+        V_T hleft = V_SET1((S_T)-mnw_endcost(sc, r));
         V_STORE(&hrow[0], hleft);
+        const V_T vgoh = endg && r == m ? vgoe : vgo, vgeh = endg && r == m ? vgee : vge;
         if (!affine) {
             DIR_T *dr = dir + (size_t)(r - 1) * maxn;
-            V_T hg = V_ADD(hleft, vgo); /* H[r][c-1] + gap: the only add on the critical path */
+            V_T hg = V_ADD(hleft, vgoh); /* H[r][c-1] + gap: the only add on the critical path */
             for (int c = 1; c <= maxn; c++) {
                 V_T up = V_LOAD(&hrow[c]);
                 V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
-                V_T u = V_ADD(up, vgo);
+                V_T u = V_ADD(up, V_GOV(c));
                 V_T h = V_MAX(V_MAX(d, u), hg);
                 /* bit A: H came from the diagonal; bit B: the left gap is strictly
                  * better than the upper one (so, without A, D rather than I;
@@ -217,20 +242,20 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
                 dr[c - 1] = V_DIRBITS(V_CMPEQ(h, d), V_BGT(hg, u));
                 V_STORE(&hrow[c], h);
                 hdiag = up;
-                hg = V_ADD(h, vgo);
+                hg = V_ADD(h, vgoh);
             }
         } else {
             DIR_T *dr = dir + (size_t)(r - 1) * maxn * 2;
             V_T f = vneg;
             for (int c = 1; c <= maxn; c++) {
                 V_T up = V_LOAD(&hrow[c]);
-                V_T eo = V_ADD(up, vgo), ex = V_ADD(V_LOAD(&erow[c]), vge);
+                V_T eo = V_ADD(up, V_GOV(c)), ex = V_ADD(V_LOAD(&erow[c]), V_GEV(c));
                 V_T e = V_MAX(eo, ex);
-                V_T fo = V_ADD(hleft, vgo), fx = V_ADD(f, vge);
+                V_T fo = V_ADD(hleft, vgoh), fx = V_ADD(f, vgeh);
                 f = V_MAX(fo, fx);
                 V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
                 V_T h = V_MAX(V_MAX(d, e), f);
-                dr[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h, d), V_CMPEQ(h, e));
+                dr[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h, d), tie ? V_CMPEQ(h, f) : V_CMPEQ(h, e));
                 dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex, eo), V_CMPGT(fx, fo));
                 V_STORE(&hrow[c], h);
                 V_STORE(&erow[c], e);
@@ -287,7 +312,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
         en->v.ext_bit = (uint32_t)wbits;
         en->v.rshift = 0;
         en->v.sub_bits = 0;
-        en->v.b_up = affine ? 0 : (uint32_t)tie;
+        en->v.b_up = (uint32_t)tie; /* linear: B = up strictly better; affine: B = H == F */
         en->v.tr = 0;
         en->v.stream = 0;
         en->re = re;
@@ -297,14 +322,21 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
 }
 
 #undef V_BGT
+#undef V_GOV
+#undef V_GEV
 
 void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,
                             const uint8_t *const *t, const int *n, int count, void *dirbuf, mnw_tb_end *ends)
 {
-    if (sc->tie == MNW_TIE_MOTHUR && !mnw_scoring_affine(sc))
-        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 1);
-    else
-        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 0);
+    const int tie = sc->tie == MNW_TIE_MOTHUR;
+    if (sc->end_gaps) {
+        if (tie) MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 1, 1);
+        else MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 0, 1);
+    } else if (tie) {
+        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 1, 0);
+    } else {
+        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 0, 0);
+    }
 }
 
 void V_NAME(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const uint8_t *q, int m,

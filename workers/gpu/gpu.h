@@ -102,6 +102,12 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o);
 /* "CUDA 13.0, sm_80 sm_90 + PTX" or "built without CUDA". */
 const char *mnw_gpu_build(void);
 
+/* NULL when the GPU kernels compute scoring sc, else what they lack (for
+ * the log): terminal gap penalties apart from interior ones, mothur's and
+ * vsearch's tie rule with affine gaps (issue 41's next steps). mnw_gpu_open
+ * refuses such a scoring; a node leaves its GPUs idle (src/main.c). */
+const char *mnw_gpu_scoring_unsupported(const mnw_scoring *sc);
+
 /* Devices this process sees (CUDA_VISIBLE_DEVICES applies). 0 when there
  * are none, no driver, or no CUDA in the build: *why (may be NULL) then
  * says which. Never fails. */

@@ -378,6 +378,11 @@ static int open_dev(mnw_gpu *g, mnw_err *e)
 extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scoring *sc, const mnw_gpu_opts *o,
                                  mnw_err *e)
 {
+    const char *lack = mnw_gpu_scoring_unsupported(sc);
+    if (lack) {
+        mnw_err_set(e, "GPU %d: %s: the GPU kernels do not have it yet", dev, lack);
+        return NULL;
+    }
     mnw_gpu *g = (mnw_gpu *)mnw_xcalloc(1, sizeof *g);
     g->dev = dev;
     g->o = *o;

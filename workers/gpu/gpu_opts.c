@@ -26,6 +26,13 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o)
     o->prune_figs = 0;
 }
 
+const char *mnw_gpu_scoring_unsupported(const mnw_scoring *sc)
+{
+    if (sc->end_gaps) return "terminal gap penalties (--end-gap-open/--end-gap-extend)";
+    if (sc->tie == MNW_TIE_MOTHUR && mnw_scoring_affine(sc)) return "mothur's tie rule with affine gaps";
+    return NULL;
+}
+
 const char *mnw_gpu_kernel_str(int kernel)
 {
     return kernel >= 0 && kernel < (int)(sizeof kernel_names / sizeof *kernel_names) ? kernel_names[kernel] : NULL;

@@ -43,6 +43,8 @@
  * and B likewise with b_bit; with affine gaps A', B' lie ext_bit further.
  * With linear gaps a set B means left (D) unless b_up: then it means up (I)
  * (the GPU kernels' tagged scores give "up won" directly, docs/GPU.md).
+ * With affine gaps a set B means H == E (I) unless b_up: then H == F (D),
+ * the CPU kernels' bit under mothur's and vsearch's tie rule (D before I).
  * rshift = 0 (and sub_bits unused): plain strides, row_bits per row.
  * tr = 1: r and c trade places in the formula (the GPU's two-pairs-per-lane
  * kernels compute a pair transposed, gpu_kern_int.h).
@@ -64,7 +66,8 @@ typedef struct {
     uint32_t ext_bit;  /* affine: from A, B to A', B' */
     uint32_t rshift;   /* rows per block = 2^rshift */
     uint64_t sub_bits; /* within a block, from one row to the next */
-    uint32_t b_up;     /* linear gaps: 1 when a set B means up (I) rather than left (D) */
+    uint32_t b_up;     /* linear gaps: 1 when a set B means up (I) rather than left (D); affine: 1 when
+                          B means H == F (D) rather than H == E (I) */
     uint32_t tr;       /* 1: the bits were stored for the transposed matrix (cell (r, c) lies
                           where the formula above puts (c, r)); the bits mean the same */
     uint32_t stream;   /* 1: the streamed layout above (gshift, nrb, sstep) */
@@ -194,7 +197,7 @@ MNW_TB_HD void mnw_tbw_core(const mnw_dirview *v, int affine, int re, int ce, co
         } else if (!affine) {
             op = (mnw_tbw_bit(base, p + ob) ^ v->b_up) ? MNW_TBW_D : MNW_TBW_I;
         } else {
-            if (st == 0) st = mnw_tbw_bit(base, p + ob) ? 1 : 2;
+            if (st == 0) st = (mnw_tbw_bit(base, p + ob) ^ v->b_up) ? 1 : 2;
             op = st == 1 ? MNW_TBW_I : MNW_TBW_D;
             /* stay in the gap while it was extended (A' for E, B' for F) */
             st = mnw_tbw_bit(base, p + ox + (st == 1 ? 0 : ob)) ? st : 0;
