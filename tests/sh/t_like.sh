@@ -131,6 +131,13 @@ else
             END { print n + 0, same + 0 }')
     check "--like vsearch: every field of every pair vsearch's own text ($nsame of $nv pairs, 1770 expected)" \
         '[ "$nv" -eq 1770 ] && [ "$nsame" -eq 1770 ]'
+    check "the bookmark records the end gaps (2, 1) and the rule; a run without them records none" \
+        'grep -qx "setting end-gap-open 2" lv/mnw.bookmark && grep -qx "setting end-gap-extend 1" lv/mnw.bookmark &&
+         grep -qx "setting like vsearch" lv/mnw.bookmark && grep -qx "setting end-gap-open none" over/mnw.bookmark'
+    "$MNW" -q --resume lv --end-gap-open 3 2>res2.err
+    rc=$?
+    check "resumed with another --end-gap-open: refused (rc $rc), naming the run's" \
+        '[ $rc -ne 0 ] && grep -q "the run was made with end-gap-open 2" res2.err'
     if [ -x "$BUILD/tools/mnw-emu" ]; then
         ok "mnw-emu --like vsearch" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emuv --like vsearch --cigar --worklist-size 50
         ok "CPU --like vsearch" "$MNW" -q -i s20.fa -o cpuv --like vsearch --cigar --gpus none --worklist-size 50 -t 2
