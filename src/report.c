@@ -615,9 +615,20 @@ int mnw_report_main(int argc, char **argv)
     mnw_buf_puts(&b, "<tr><th>pairs pruned (bookmark)</th><td data-k=\"pruned\">");
     esc(&b, v);
     mnw_buf_puts(&b, "</td></tr>\n");
-    snprintf(v, sizeof v, "match %s, mismatch %s, gap-open %s, gap-extend %s, free end gaps %s",
-             mnw_bookmark_get(&bm, "match"), mnw_bookmark_get(&bm, "mismatch"), mnw_bookmark_get(&bm, "gap-open"),
-             mnw_bookmark_get(&bm, "gap-extend"), mnw_bookmark_get(&bm, "free-end-gaps"));
+    {
+        /* settings an older bookmark lacks have their defaults (src/resume.c) */
+        const char *eo = mnw_bookmark_get(&bm, "end-gap-open"), *ee = mnw_bookmark_get(&bm, "end-gap-extend");
+        const char *amb = mnw_bookmark_get(&bm, "ambiguity"), *tie = mnw_bookmark_get(&bm, "tie-rule");
+        const char *like = mnw_bookmark_get(&bm, "like");
+        char endg[96] = "";
+        if (eo && strcmp(eo, "none")) snprintf(endg, sizeof endg, ", end gaps open %s extend %s", eo, ee ? ee : eo);
+        snprintf(v, sizeof v, "match %s, mismatch %s, gap-open %s, gap-extend %s, free end gaps %s%s, ambiguity codes %s, "
+                              "tie rule %s%s%s",
+                 mnw_bookmark_get(&bm, "match"), mnw_bookmark_get(&bm, "mismatch"), mnw_bookmark_get(&bm, "gap-open"),
+                 mnw_bookmark_get(&bm, "gap-extend"), mnw_bookmark_get(&bm, "free-end-gaps"), endg,
+                 amb ? amb : "zero", tie ? tie : "mnw", like && strcmp(like, "mnw") ? "; --like " : "",
+                 like && strcmp(like, "mnw") ? like : "");
+    }
     row(&b, "scoring", v);
     if (shard[0]) {
         snprintf(v, sizeof v, "%s: pairs k = %llu to %llu of the whole run's %llu", shard, (unsigned long long)k0,

@@ -134,6 +134,9 @@ else
     check "the bookmark records the end gaps (2, 1) and the rule; a run without them records none" \
         'grep -qx "setting end-gap-open 2" lv/mnw.bookmark && grep -qx "setting end-gap-extend 1" lv/mnw.bookmark &&
          grep -qx "setting like vsearch" lv/mnw.bookmark && grep -qx "setting end-gap-open none" over/mnw.bookmark'
+    "$MNW" report lv -o lv.html
+    check "mnw report's scoring row names the end gaps, the rule and the mode" \
+        'grep -q "free end gaps no, end gaps open 2 extend 1, ambiguity codes zero, tie rule mothur; --like vsearch" lv.html'
     "$MNW" -q --resume lv --end-gap-open 3 2>res2.err
     rc=$?
     check "resumed with another --end-gap-open: refused (rc $rc), naming the run's" \
