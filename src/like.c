@@ -47,45 +47,45 @@ const char *mnw_amb_name(int amb) { return amb == MNW_AMB_LETTERS ? "letters" : 
  * by its two letters (the same letter a match: N against N too; an
  * ambiguity code against another letter a mismatch), leading and trailing
  * gaps free (Overlap), one gap penalty (no affine gaps). */
-static int like_mothur(mnw_opts *o, mnw_err *e)
+static int like_mothur(const mnw_like_given *g, mnw_scoring *sc, mnw_iddef *id, mnw_err *e)
 {
-    if (!mnw_opts_given(o, "match")) o->sc.match = 1;
-    if (!mnw_opts_given(o, "mismatch")) o->sc.mismatch = -1;
-    const int go = mnw_opts_given(o, "gap-open"), ge = mnw_opts_given(o, "gap-extend");
-    if (!go && !ge) o->sc.gap_open = o->sc.gap_extend = 2;
-    else if (!ge) o->sc.gap_extend = o->sc.gap_open;
-    else if (!go) o->sc.gap_open = o->sc.gap_extend;
-    if (mnw_scoring_affine(&o->sc))
+    if (!g->match) sc->match = 1;
+    if (!g->mismatch) sc->mismatch = -1;
+    const int go = g->gap_open, ge = g->gap_extend;
+    if (!go && !ge) sc->gap_open = sc->gap_extend = 2;
+    else if (!ge) sc->gap_extend = sc->gap_open;
+    else if (!go) sc->gap_open = sc->gap_extend;
+    if (mnw_scoring_affine(sc))
         return mnw_err_set(e, "--like mothur and --gap-open %d --gap-extend %d: mothur's pairwise.seqs aligner "
                               "(needleman) has one penalty per gap column, no affine gaps (give one --gap, or leave "
                               "--like out)",
-                           o->sc.gap_open, o->sc.gap_extend);
-    if (mnw_opts_given(o, "free-end-gaps") && !o->sc.free_ends)
+                           sc->gap_open, sc->gap_extend);
+    if (g->free_ends && !sc->free_ends)
         return mnw_err_set(e, "--like mothur and --free-end-gaps no: mothur's pairwise.seqs leaves leading and "
                               "trailing gaps free always (leave --free-end-gaps out, or leave --like out)");
-    if (o->sc.end_gaps)
+    if (sc->end_gaps)
         return mnw_err_set(e, "--like mothur and --end-gap-open %d --end-gap-extend %d: mothur's pairwise.seqs leaves "
                               "leading and trailing gaps free (leave the end-gap options out, or leave --like out)",
-                           o->sc.end_open, o->sc.end_extend);
-    o->sc.free_ends = 1;
-    if (mnw_opts_given(o, "tie-rule") && o->sc.tie != MNW_TIE_MOTHUR)
+                           sc->end_open, sc->end_extend);
+    sc->free_ends = 1;
+    if (g->tie && sc->tie != MNW_TIE_MOTHUR)
         return mnw_err_set(e, "--like mothur and --tie-rule %s: mothur's alignments follow mothur's tie rule (leave "
                               "--tie-rule out, or leave --like out)",
-                           mnw_tie_name(o->sc.tie));
-    o->sc.tie = MNW_TIE_MOTHUR;
-    if (mnw_opts_given(o, "ambiguity") && o->sc.amb != MNW_AMB_LETTERS)
+                           mnw_tie_name(sc->tie));
+    sc->tie = MNW_TIE_MOTHUR;
+    if (g->amb && sc->amb != MNW_AMB_LETTERS)
         return mnw_err_set(e, "--like mothur and --ambiguity %s: mothur scores a column by its letters (N against N "
                               "a match, N against A a mismatch) (leave --ambiguity out, or leave --like out)",
-                           mnw_amb_name(o->sc.amb));
-    o->sc.amb = MNW_AMB_LETTERS;
-    if (!mnw_opts_given(o, "iddef")) {
-        mnw_iddef_parse("mothur-onegap", &o->iddef);
-    } else if (o->iddef.kind != MNW_ID_MOTHUR_ONEGAP && o->iddef.kind != MNW_ID_MOTHUR_EACHGAP &&
-               o->iddef.kind != MNW_ID_MOTHUR_NOGAPS) {
+                           mnw_amb_name(sc->amb));
+    sc->amb = MNW_AMB_LETTERS;
+    if (!g->iddef) {
+        mnw_iddef_parse("mothur-onegap", id);
+    } else if (id->kind != MNW_ID_MOTHUR_ONEGAP && id->kind != MNW_ID_MOTHUR_EACHGAP &&
+               id->kind != MNW_ID_MOTHUR_NOGAPS) {
         return mnw_err_set(e, "--like mothur and --iddef %s: %s is not one of mothur's distances (give "
                               "mothur-onegap, mothur-eachgap or mothur-nogaps, with -noends or --countends for "
                               "countends=F, or leave --iddef out: mothur-onegap, pairwise.seqs' default)",
-                           mnw_iddef_name(&o->iddef), mnw_iddef_name(&o->iddef));
+                           mnw_iddef_name(id), mnw_iddef_name(id));
     }
     return 0;
 }
@@ -96,43 +96,43 @@ static int like_mothur(mnw_opts *o, mnw_err *e)
  * ambiguity codes 0, its cell's order (align_simd.cpp: the diagonal, then
  * the query's gap, then the target's: D before I in mnw's frame, the rule
  * mnw calls mothur's), identity id2 (vsearch2, its --iddef default). */
-static int like_vsearch(mnw_opts *o, mnw_err *e)
+static int like_vsearch(const mnw_like_given *g, mnw_scoring *sc, mnw_iddef *id, mnw_err *e)
 {
-    if (!mnw_opts_given(o, "match")) o->sc.match = 2;
-    if (!mnw_opts_given(o, "mismatch")) o->sc.mismatch = -4;
-    if (!mnw_opts_given(o, "gap-open")) o->sc.gap_open = 20;
-    if (!mnw_opts_given(o, "gap-extend")) o->sc.gap_extend = 2;
-    if (o->sc.free_ends)
+    if (!g->match) sc->match = 2;
+    if (!g->mismatch) sc->mismatch = -4;
+    if (!g->gap_open) sc->gap_open = 20;
+    if (!g->gap_extend) sc->gap_extend = 2;
+    if (sc->free_ends)
         return mnw_err_set(e, "--like vsearch and --free-end-gaps: vsearch scores terminal gaps with penalties of "
                               "their own (give --end-gap-open 0 --end-gap-extend 0 for free ones, as vsearch's "
                               "--gapopen 20I/0E --gapext 2I/0E)");
-    if (!o->sc.end_gaps) {
-        o->sc.end_gaps = 1;
-        o->sc.end_open = 2;
-        o->sc.end_extend = 1;
+    if (!sc->end_gaps) {
+        sc->end_gaps = 1;
+        sc->end_open = 2;
+        sc->end_extend = 1;
     }
-    if (mnw_opts_given(o, "tie-rule") && o->sc.tie != MNW_TIE_MOTHUR)
+    if (g->tie && sc->tie != MNW_TIE_MOTHUR)
         return mnw_err_set(e, "--like vsearch and --tie-rule %s: vsearch's alignments follow its own tie rule (D "
                               "before I, the rule --tie-rule vsearch or mothur names) (leave --tie-rule out, or leave "
                               "--like out)",
-                           mnw_tie_name(o->sc.tie));
-    o->sc.tie = MNW_TIE_MOTHUR;
-    if (mnw_opts_given(o, "ambiguity") && o->sc.amb != MNW_AMB_ZERO)
+                           mnw_tie_name(sc->tie));
+    sc->tie = MNW_TIE_MOTHUR;
+    if (g->amb && sc->amb != MNW_AMB_ZERO)
         return mnw_err_set(e, "--like vsearch and --ambiguity %s: vsearch scores an ambiguity code 0 (leave "
                               "--ambiguity out, or leave --like out)",
-                           mnw_amb_name(o->sc.amb));
-    if (mnw_opts_given(o, "iddef") && !(o->iddef.kind >= MNW_ID_VSEARCH0 && o->iddef.kind <= MNW_ID_VSEARCH4))
+                           mnw_amb_name(sc->amb));
+    if (g->iddef && !(id->kind >= MNW_ID_VSEARCH0 && id->kind <= MNW_ID_VSEARCH4))
         return mnw_err_set(e, "--like vsearch and --iddef %s: %s is not one of vsearch's identities (give vsearch0 "
                               "to vsearch4, or leave --iddef out: vsearch2, vsearch's default)",
-                           mnw_iddef_name(&o->iddef), mnw_iddef_name(&o->iddef));
+                           mnw_iddef_name(id), mnw_iddef_name(id));
     return 0;
 }
 
-int mnw_like_apply(mnw_opts *o, mnw_err *e)
+int mnw_like_apply(int mode, const mnw_like_given *g, mnw_scoring *sc, mnw_iddef *id, mnw_err *e)
 {
-    switch (o->like) {
-    case MNW_LIKE_MOTHUR: return like_mothur(o, e);
-    case MNW_LIKE_VSEARCH: return like_vsearch(o, e);
+    switch (mode) {
+    case MNW_LIKE_MOTHUR: return like_mothur(g, sc, id, e);
+    case MNW_LIKE_VSEARCH: return like_vsearch(g, sc, id, e);
     default: return 0;
     }
 }

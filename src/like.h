@@ -7,17 +7,32 @@
  *   mothur  pairwise.seqs (align=needleman): --match 1 --mismatch -1 --gap 2
  *           --free-end-gaps --ambiguity letters --tie-rule mothur
  *           --iddef mothur-onegap
+ *   vsearch --allpairs_global: --match 2 --mismatch -4 --gap-open 20
+ *           --gap-extend 2 --end-gap-open 2 --end-gap-extend 1
+ *           --tie-rule vsearch (mothur's), ambiguity 0, --iddef vsearch2
  *
  * The mode is recorded in the bookmark ("like") with the settings it set,
  * so a resume keeps it; mnw_like_apply runs for a new run only (a resumed
- * run takes every setting from its bookmark).
+ * run takes every setting from its bookmark; src/opts.c calls it). It
+ * knows nothing of the options themselves (mnw_like_given), so src/opts.c
+ * depends on it and not the other way round.
  *
  * Ownership: plain values. Thread-safety: called from main only. */
 #ifndef MNW_LIKE_H
 #define MNW_LIKE_H
 
+#include "lib/identity.h"
+#include "lib/score.h"
 #include "lib/util.h"
-#include "src/opts.h"
+
+/* --like modes */
+enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1, MNW_LIKE_VSEARCH = 2 };
+
+/* Which settings were given explicitly (the caller's options: src/opts.c
+ * fills it), so that a mode's default does not replace them. */
+typedef struct {
+    int match, mismatch, gap_open, gap_extend, free_ends, tie, amb, iddef;
+} mnw_like_given;
 
 /* Parses a --like value: 0 with *mode set, -1 when unknown. */
 int mnw_like_parse(const char *v, int *mode);
@@ -29,8 +44,9 @@ const char *mnw_tie_name(int tie);
 int mnw_amb_parse(const char *v, int *amb);
 const char *mnw_amb_name(int amb);
 
-/* Sets o's defaults for its mode (o->like) where no option was given, and
- * refuses an explicit option the mode contradicts. 0, or -1 with e set. */
-int mnw_like_apply(mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;
+/* Sets the defaults of mode (MNW_LIKE_*) in sc and id where g says no
+ * option was given, and refuses an explicit setting the mode contradicts
+ * (sc->end_gaps already resolved from the options). 0, or -1 with e set. */
+int mnw_like_apply(int mode, const mnw_like_given *g, mnw_scoring *sc, mnw_iddef *id, mnw_err *e) MNW_MUST_CHECK;
 
 #endif

@@ -540,7 +540,13 @@ int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
     end_gaps_of(o);
     /* a new run's --like defaults (a resumed run's settings are its bookmark's) */
-    if (!o->resume && mnw_like_apply(o, e)) return -1;
+    if (!o->resume) {
+        const mnw_like_given g = {mnw_opts_given(o, "match"),      mnw_opts_given(o, "mismatch"),
+                                  mnw_opts_given(o, "gap-open"),   mnw_opts_given(o, "gap-extend"),
+                                  mnw_opts_given(o, "free-end-gaps"), mnw_opts_given(o, "tie-rule"),
+                                  mnw_opts_given(o, "ambiguity"),  mnw_opts_given(o, "iddef")};
+        if (mnw_like_apply(o->like, &g, &o->sc, &o->iddef, e)) return -1;
+    }
     if (o->countends >= 0) o->iddef.countends = o->countends;
     if (path_ok("-i", o->input, e) || path_ok("-o", o->outdir, e) || path_ok("--resume", o->resume, e)) return -1;
     if (o->resume) {

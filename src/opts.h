@@ -18,6 +18,7 @@
 #include "lib/score.h"
 #include "lib/shard.h"
 #include "lib/util.h"
+#include "src/like.h"
 
 #define MNW_VERSION "0.1.0"
 
@@ -27,9 +28,6 @@
  * offsets rank 0 places its work lists at (rank 0 receives metadata only).
  * AUTO: MPI-IO with more than one rank, rank 0 with one. */
 enum { MNW_VIA_AUTO = 0, MNW_VIA_RANK0 = 1, MNW_VIA_MPIIO = 2 };
-
-/* --like modes (src/like.h) */
-enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1, MNW_LIKE_VSEARCH = 2 };
 
 /* A per-node setting: applies on hosts whose name matches `pattern` (a
  * shell glob), from a config section "[host PATTERN]" or --host. */
