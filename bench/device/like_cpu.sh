@@ -17,7 +17,7 @@ for rep in 1 2; do
     for mode in def mothur; do
         args=()
         [ $mode = mothur ] && args=(--like mothur)
-        rm -rf $W/$mode
+        rm -rf "${W:?}/$mode"
         bin/mnw -q -i $W/s1k.fa -o $W/$mode --gpus none "${args[@]}"
         echo "$mode rep $rep: $(grep -E 'INFO done' $W/$mode/mnw.log | sed 's/^[^]]*] //')" >>"$res"
     done
