@@ -18,7 +18,7 @@
  * --label: a note for the JSON (the commit, say); --free-ends 1: both
  * scorings with free end gaps.
  * --gaps: linear and affine (both, the default), mothur (--like mothur:
- * 1/-1/2, free end gaps, ambiguity codes by their letters, mothur's tie rule),
+ * 1/-1/2, free end gaps, mothur's ambiguity and tie rules),
  * all three, or a list (linear,mothur).
  * --tb: of device,host,score (default all three); --kernels: of
  * auto,rscan,dscan,tileddscan (default all); --lanes: of x2,x1 (DScan and
@@ -334,7 +334,7 @@ int main(int argc, char **argv)
     /* mothur: --like mothur (its own free end gaps, whatever --free-ends says) */
     const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
                                  {4, -5, 12, 3, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
-                                 {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_LETTERS, 0, 0, 0}};
+                                 {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0}};
     const char *mname[] = {"linear", "affine", "mothur"};
     if (free_ends) printf("# --free-ends 1: terminal gaps cost nothing (the rows' gaps label says linear or affine)\n");
     char device[512] = "";

@@ -43,7 +43,7 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
                               "penalties of their own or cost nothing (--end-gap-open 0 --end-gap-extend 0 is "
                               "free inside the DP, the alignment ending at the last cell; docs/SCORING.md)");
     if (sc->tie != MNW_TIE_MNW && sc->tie != MNW_TIE_MOTHUR) return mnw_err_set(e, "unknown tie rule %d", sc->tie);
-    if (sc->amb != MNW_AMB_ZERO && sc->amb != MNW_AMB_LETTERS) return mnw_err_set(e, "unknown ambiguity rule %d", sc->amb);
+    if (sc->amb != MNW_AMB_ZERO && sc->amb != MNW_AMB_MOTHUR) return mnw_err_set(e, "unknown ambiguity rule %d", sc->amb);
     return 0;
 }
 

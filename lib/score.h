@@ -4,8 +4,9 @@
  *   both codes in ACGT, identical        -> match     (default +4)
  *   both codes in ACGT, different        -> mismatch  (default -5)
  *   an IUPAC ambiguity code on either side (R Y S W K M B D H V N) -> 0
- *     (amb == MNW_AMB_LETTERS, mothur's rule: the same letter on both
- *     sides -> match, another -> mismatch)
+ *     (amb == MNW_AMB_MOTHUR, mothur's rule: its reader turns every
+ *     ambiguity letter into N, so two ambiguity codes (any two) -> match,
+ *     an ambiguity code against a base -> mismatch)
  * Gaps: a run of L gap columns costs open + (L-1) * extend (penalties are
  * positive numbers). Linear gaps are open == extend (default 10 each).
  * free_ends: leading and trailing gaps (overhangs) cost nothing.
@@ -32,7 +33,7 @@ typedef struct {
     int gap_extend; /* penalty of each further column, >= 0, <= gap_open */
     int free_ends;  /* 1: terminal gaps cost nothing */
     int tie;        /* the tie rule: MNW_TIE_MNW or MNW_TIE_MOTHUR (linear gaps only) */
-    int amb;        /* ambiguity codes: MNW_AMB_ZERO or MNW_AMB_LETTERS */
+    int amb;        /* ambiguity codes: MNW_AMB_ZERO or MNW_AMB_MOTHUR */
     int end_gaps;   /* 1: terminal gaps cost end_open / end_extend */
     int end_open;   /* penalty of a terminal gap run's first column, >= 0 */
     int end_extend; /* of each further column, >= 0, <= end_open */
@@ -47,10 +48,12 @@ typedef struct {
 #define MNW_TIE_MOTHUR 1
 
 /* How a column with an ambiguity code scores (docs/SCORING.md): 0 (mnw's
- * and vsearch's), or by its letters as mothur's pairwise.seqs compares
- * them (the same letter a match, any other a mismatch). */
+ * and vsearch's), or as mothur's pairwise.seqs scores it: mothur's reader
+ * (sequence.cpp getSequenceString) turns every letter other than ACGTN
+ * into N, so any two ambiguity codes are a match and an ambiguity code
+ * against a base a mismatch (--ambiguity mothur). */
 #define MNW_AMB_ZERO 0
-#define MNW_AMB_LETTERS 1
+#define MNW_AMB_MOTHUR 1
 
 #define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}
 
@@ -64,7 +67,10 @@ static inline int mnw_scoring_affine(const mnw_scoring *sc)
 /* Substitution score of two codes (the rule above). */
 static inline int mnw_sub(const mnw_scoring *sc, uint8_t a, uint8_t b)
 {
-    if ((a >= 4 || b >= 4) && sc->amb != MNW_AMB_LETTERS) return 0;
+    if (a >= 4 || b >= 4) {
+        if (sc->amb != MNW_AMB_MOTHUR) return 0;
+        return a >= 4 && b >= 4 ? sc->match : sc->mismatch; /* both N to mothur */
+    }
     return a == b ? sc->match : sc->mismatch;
 }
 

@@ -34,18 +34,19 @@ const char *mnw_tie_name(int tie) { return tie == MNW_TIE_MOTHUR ? tie_names[MNW
 int mnw_amb_parse(const char *v, int *amb)
 {
     if (!strcmp(v, "zero") || !strcmp(v, "0")) *amb = MNW_AMB_ZERO;
-    else if (!strcmp(v, "letters")) *amb = MNW_AMB_LETTERS;
+    else if (!strcmp(v, "mothur")) *amb = MNW_AMB_MOTHUR;
     else return -1;
     return 0;
 }
 
-const char *mnw_amb_name(int amb) { return amb == MNW_AMB_LETTERS ? "letters" : "zero"; }
+const char *mnw_amb_name(int amb) { return amb == MNW_AMB_MOTHUR ? "mothur" : "zero"; }
 
 /* mothur's pairwise.seqs (1.48, align=needleman, the default): needlemanoverlap.cpp
  * scores +1 / -1 and -2 a gap column (its match, mismatch and gapopen
  * parameters' defaults; gapextend is not used by this aligner), a column
- * by its two letters (the same letter a match: N against N too; an
- * ambiguity code against another letter a mismatch), leading and trailing
+ * by its two letters after its reader turned every ambiguity letter into N
+ * (two ambiguity codes a match, R against Y too; one against a base a
+ * mismatch), leading and trailing
  * gaps free (Overlap), one gap penalty (no affine gaps). */
 static int like_mothur(const mnw_like_given *g, mnw_scoring *sc, mnw_iddef *id, mnw_err *e)
 {
@@ -73,11 +74,11 @@ static int like_mothur(const mnw_like_given *g, mnw_scoring *sc, mnw_iddef *id, 
                               "--tie-rule out, or leave --like out)",
                            mnw_tie_name(sc->tie));
     sc->tie = MNW_TIE_MOTHUR;
-    if (g->amb && sc->amb != MNW_AMB_LETTERS)
-        return mnw_err_set(e, "--like mothur and --ambiguity %s: mothur scores a column by its letters (N against N "
-                              "a match, N against A a mismatch) (leave --ambiguity out, or leave --like out)",
+    if (g->amb && sc->amb != MNW_AMB_MOTHUR)
+        return mnw_err_set(e, "--like mothur and --ambiguity %s: mothur reads every ambiguity code as N (two of "
+                              "them a match, one against a base a mismatch) (leave --ambiguity out, or leave --like out)",
                            mnw_amb_name(sc->amb));
-    sc->amb = MNW_AMB_LETTERS;
+    sc->amb = MNW_AMB_MOTHUR;
     if (!g->iddef) {
         mnw_iddef_parse("mothur-onegap", id);
     } else if (id->kind != MNW_ID_MOTHUR_ONEGAP && id->kind != MNW_ID_MOTHUR_EACHGAP &&

@@ -5,7 +5,7 @@
  *
  *   mnw     mnw's own (the default; nothing changes)
  *   mothur  pairwise.seqs (align=needleman): --match 1 --mismatch -1 --gap 2
- *           --free-end-gaps --ambiguity letters --tie-rule mothur
+ *           --free-end-gaps --ambiguity mothur --tie-rule mothur
  *           --iddef mothur-onegap
  *   vsearch --allpairs_global: --match 2 --mismatch -4 --gap-open 20
  *           --gap-extend 2 --end-gap-open 2 --end-gap-extend 1

@@ -558,7 +558,7 @@ static void log_job(const rank0_run *R, double t_read)
              "identity %s%s%s%s",
              o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend,
              mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)", o->sc.free_ends ? ", free end gaps" : "", endg,
-             o->sc.amb == MNW_AMB_LETTERS ? "by their letters" : "0",
+             o->sc.amb == MNW_AMB_MOTHUR ? "as mothur's N (two match)" : "0",
              o->sc.tie == MNW_TIE_MOTHUR ? "D before I (mothur's, vsearch's)" : "mnw's", mnw_iddef_name(&o->iddef), o->iddef.countends ? "" : " (countends=no)",
              o->like != MNW_LIKE_MNW ? "; --like " : "", o->like != MNW_LIKE_MNW ? mnw_like_name(o->like) : "");
     char files[128];

@@ -45,7 +45,7 @@ static const optdef optdefs[] = {
     {"end-gap-open", 0, T_VALUE, "N|none", "terminal gaps: penalty of a leading or trailing gap run's first column, apart from interior ones (vsearch's; the other end-gap option defaults to it; not with --free-end-gaps)"},
     {"end-gap-extend", 0, T_VALUE, "N|none", "terminal gaps: penalty of each further column"},
     {"tie-rule", 0, T_VALUE, "mnw|mothur|vsearch", "which of equally good alignments: mnw's rule (default), or mothur's and vsearch's (one rule: D before I; docs/SCORING.md)"},
-    {"ambiguity", 0, T_VALUE, "zero|letters", "how a column with an ambiguity code (N, R...) scores: 0 (default) or by its letters, the same a match, others a mismatch (mothur's; docs/SCORING.md)"},
+    {"ambiguity", 0, T_VALUE, "zero|mothur", "how a column with an ambiguity code (N, R...) scores: 0 (default), or as mothur scores it: two ambiguity codes a match, one against a base a mismatch (docs/SCORING.md)"},
     {"like", 0, T_VALUE, "mnw|mothur|vsearch", "another tool's numbers: its scoring, tie rule and identity as defaults (mothur: pairwise.seqs, vsearch: --allpairs_global; docs/SCORING.md)"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
@@ -288,7 +288,7 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
             return mnw_err_set(e, "%s: tie-rule takes mnw, mothur or vsearch, not '%s'", where, v);
     } else if (!strcmp(key, "ambiguity")) {
         if (mnw_amb_parse(v, &o->sc.amb))
-            return mnw_err_set(e, "%s: ambiguity takes zero or letters, not '%s'", where, v);
+            return mnw_err_set(e, "%s: ambiguity takes zero or mothur, not '%s'", where, v);
     } else if (!strcmp(key, "like")) {
         if (mnw_like_parse(v, &o->like))
             return mnw_err_set(e, "%s: like takes mnw, mothur or vsearch, not '%s'", where, v);

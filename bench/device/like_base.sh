@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/device/like_base.sh - the linear kernels with the tie rule as a
 # runtime value (issue 41: the kept tag T and the left gap's add, the
-# letters' profile entry) against the kernels before it, in the same call:
+# ambiguity rule's profile values) against the kernels before it, in the same call:
 # bench_gpu of both trees alternately (linear gaps, mnw's rule, device
 # trace-back and score-only, with and without free end gaps, 400,000 pairs
 # of 16s-2k), and the SASS of the two-per-lane kernels' inner loops

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/device/like_gpu.sh - issue 41's --like mothur on one GPU, in one call:
 #   1. the GPU tests (build/tests-gpu/test_gpu) of the two mothur-rule modes
-#      (5: --like mothur, 1/-1/2, free end gaps, letters; 6: mothur's rule at
+#      (5: --like mothur, 1/-1/2, free end gaps, its ambiguity rule; 6: mothur's rule at
 #      4/-5/10) and of the default (0): every pair the CPU's, every kernel;
 #      compute-sanitizer memcheck on mode 5's small set;
 #   2. bench_gpu on 200,000 pairs of 16s-2k: linear (mnw's default) and

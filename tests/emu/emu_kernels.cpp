@@ -185,7 +185,7 @@ template <bool AFF, bool FE, bool DIRS, bool EXT> static void launch(int kind, m
 
 template <bool AFF, bool FE, bool DIRS> static void launch_ext(int kind, margs &a)
 {
-    if (a.sc.tie || a.sc.letters) launch<AFF, FE, DIRS, true>(kind, a);
+    if (a.sc.tie || a.sc.ambn) launch<AFF, FE, DIRS, true>(kind, a);
     else launch<AFF, FE, DIRS, false>(kind, a);
 }
 

@@ -9,7 +9,7 @@
 # settings --like sets (the log line), an explicit option overriding one,
 # the contradictions refused naming both (OUTDIR not created), the
 # alignments against the reference aligner and parasail under mothur's rule
-# and letters, the GPU path on the host emulation, two MPI ranks, and a
+# and ambiguity rule, 20 genes rich in ambiguity codes against mothur, the GPU path on the host emulation, two MPI ranks, and a
 # stopped run resumed from its bookmark keeping the mode. mothur is
 # required: a missing one is a failure. Under the sanitizers (MNW_SAN) the
 # tools themselves are not run (they are not instrumented and took most of
@@ -26,14 +26,25 @@ awk '/^>/ { n++ } n <= 40' "$TDATA/16s-200.fa" >s40.fa
 check "40 genes, 6 with ambiguity codes, 3 with several kinds" \
     '[ "$(grep -c ">" s40.fa)" -eq 40 ] && [ "$(awk "/^>/{if (s ~ /[^ACGT]/) n++; s = \"\"; next} {s = s toupper(\$0)} END {if (s ~ /[^ACGT]/) n++; print n}" s40.fa)" -eq 6 ]'
 
+# 20 genes rich in ambiguity codes: the 14 gold genes chosen for their many
+# kinds (tests/data/README.md) and the 6 of s40 that have some; mothur reads
+# every ambiguity letter as N (two of them a match, R against Y too)
+awk '/^>/ { if (id != "") print id "\n" s; id = $0; s = ""; next } { s = s $0 } END { print id "\n" s }' s40.fa |
+    paste - - | awk -F'\t' 'toupper($2) ~ /[^ACGT]/' | tr '\t' '\n' >amb6.fa
+{ zcat "$TDATA/gold-sample.fa.gz" | awk '/^>/ { n++ } n > 214 { exit } n > 200'; cat amb6.fa; } >a20.fa
+check "20 genes rich in ambiguity codes (14 gold, 6 of the 40)" '[ "$(grep -c ">" a20.fa)" -eq 20 ]'
+
 modes="onegap:T onegap:F eachgap:T eachgap:F nogaps:T nogaps:F"
 {
     for c in $modes; do
         echo "set.dir(output=mo_${c%:*}_${c#*:})"
         echo "pairwise.seqs(fasta=s40.fa, calc=${c%:*}, countends=${c#*:}, output=column, kmercutoff=10, processors=2)"
     done
+    echo "set.dir(output=mo_amb)"
+    echo "pairwise.seqs(fasta=a20.fa, calc=onegap, countends=T, output=column, kmercutoff=10, processors=2)"
 } >mothur.batch
 for c in $modes; do mkdir -p "mo_${c%:*}_${c#*:}"; done
+mkdir -p mo_amb
 [ -z "${MNW_SAN:-}" ] && mothur mothur.batch >mothur.log 2>&1
 for c in $modes; do
     calc=${c%:*} ce=${c#*:}
@@ -54,15 +65,23 @@ for c in $modes; do
         '[ "$n" -eq 780 ] && [ "$nd" -eq 0 ]'
 done
 
+ok "mnw --like mothur on the 20 genes rich in ambiguity codes" "$MNW" -q -i a20.fa -o r_amb --like mothur --outputs dist -t 2
+if [ -z "${MNW_SAN:-}" ]; then
+    read -r n nd < <(awk 'NR == FNR { k[$1 " " $2] = $3; next } { key = $1 " " $2; if (key in k) { n++; if (k[key] != $3) { d++; if (d <= 3) print "#  " key ": mothur " $3 ", mnw " k[key] > "/dev/stderr" } } }
+        END { print n + 0, d + 0 }' <(zcat r_amb/dist.column.gz) mo_amb/a20.dist)
+    check "the 20 genes rich in ambiguity codes, onegap: all 190 of mothur's distances the same text ($nd differ; R against Y is a match to mothur)" \
+        '[ "$n" -eq 190 ] && [ "$nd" -eq 0 ]'
+fi
+
 # what --like mothur sets, and an explicit option over it
 grep -F "scoring:" r_mothur-onegap/mnw.log >log.txt
-check "the log: 1/-1/2 linear, free end gaps, ambiguity by letters, mothur's tie rule, mothur-onegap" \
-    'grep -q "match 1 mismatch -1 gap-open 2 gap-extend 2 (linear), free end gaps, ambiguity codes by their letters, tie rule D before I (mothur.s, vsearch.s); identity mothur-onegap; --like mothur" log.txt'
+check "the log: 1/-1/2 linear, free end gaps, mothur's ambiguity rule, mothur's tie rule, mothur-onegap" \
+    'grep -q "match 1 mismatch -1 gap-open 2 gap-extend 2 (linear), free end gaps, ambiguity codes as mothur.s N .two match., tie rule D before I (mothur.s, vsearch.s); identity mothur-onegap; --like mothur" log.txt'
 ok "--like mothur --match 2 --gap 3" "$MNW" -q -i s40.fa -o over --like mothur --match 2 --gap 3 --outputs dist -t 2
 check "an explicit option wins: match 2, gap 3, the rest mothur's" \
-    'grep -q "match 2 mismatch -1 gap-open 3 gap-extend 3 (linear), free end gaps, ambiguity codes by their letters, tie rule D before I (mothur.s, vsearch.s); identity mothur-onegap" over/mnw.log'
+    'grep -q "match 2 mismatch -1 gap-open 3 gap-extend 3 (linear), free end gaps, ambiguity codes as mothur.s N .two match., tie rule D before I (mothur.s, vsearch.s); identity mothur-onegap" over/mnw.log'
 check "the bookmark records like, tie-rule and ambiguity" \
-    'grep -qx "setting like mothur" over/mnw.bookmark && grep -qx "setting tie-rule mothur" over/mnw.bookmark && grep -qx "setting ambiguity letters" over/mnw.bookmark'
+    'grep -qx "setting like mothur" over/mnw.bookmark && grep -qx "setting tie-rule mothur" over/mnw.bookmark && grep -qx "setting ambiguity mothur" over/mnw.bookmark'
 
 # contradictions: refused, naming both, OUTDIR not created
 refuse() { # refuse DESC PATTERN ARGS...
@@ -83,35 +102,32 @@ refuse "--end-gap-open with --free-end-gaps" "--end-gap-open/--end-gap-extend an
 refuse "--end-gap-extend above --end-gap-open" "--end-gap-extend must not exceed --end-gap-open" --end-gap-open 2 --end-gap-extend 5
 refuse "--like vsearch --free-end-gaps" "--like vsearch and --free-end-gaps" --like vsearch --free-end-gaps
 refuse "--like vsearch --iddef mothur-onegap" "--like vsearch and --iddef mothur-onegap" --like vsearch --iddef mothur-onegap
-refuse "--like vsearch --ambiguity letters" "--like vsearch and --ambiguity letters" --like vsearch --ambiguity letters
+refuse "--like vsearch --ambiguity mothur" "--like vsearch and --ambiguity mothur" --like vsearch --ambiguity mothur
 refuse "--like vsearch --tie-rule mnw" "--like vsearch and --tie-rule mnw" --like vsearch --tie-rule mnw
 refuse "--like an unknown tool" "like takes mnw, mothur or vsearch, not 'blast'" --like blast
 refuse "--tie-rule an unknown rule" "tie-rule takes mnw, mothur or vsearch, not 'left'" --tie-rule left
 
-# the alignments: the reference aligner's under mothur's rule and letters
-# (every pair), each an optimal one (parasail's score, letters as its
-# matrix); vsearch2 identities, so check_output recomputes them
-SC=(--match 1 --mismatch -1 --gap 2 --free-end-gaps --tie-rule mothur --ambiguity letters)
+# the alignments: the reference aligner's under mothur's tie and ambiguity
+# rules (every pair), each an optimal one (parasail's score, mothur's
+# ambiguity rule as its matrix); vsearch2 identities, so check_output recomputes them
+SC=(--match 1 --mismatch -1 --gap 2 --free-end-gaps --tie-rule mothur --ambiguity mothur)
 ok "mnw with mothur's settings, --cigar" "$MNW" -q -i s40.fa -o ref --cigar "${SC[@]}" -t 2
-"$BUILD/tools/check_output" s40.fa ref/pairs.tsv.gz 1 -1 2 2 1 --parasail --ref 780 --tie mothur --ambiguity letters >co.txt
-check "check_output: every pair the reference aligner's (mothur's rule, letters), optimal by parasail" \
+"$BUILD/tools/check_output" s40.fa ref/pairs.tsv.gz 1 -1 2 2 1 --parasail --ref 780 --tie mothur --ambiguity mothur >co.txt
+check "check_output: every pair the reference aligner's (mothur's rules), optimal by parasail" \
     '! grep -q "^not ok" co.txt && [ "$(grep -c "^ok" co.txt)" -ge 3 ]'
 grep "^not ok" co.txt | head -3
-ok "mnw with mnw's rule (same scoring otherwise)" "$MNW" -q -i s40.fa -o mnwrule --cigar --match 1 --mismatch -1 --gap 2 --free-end-gaps --ambiguity letters -t 2
+ok "mnw with mnw's rule (same scoring otherwise)" "$MNW" -q -i s40.fa -o mnwrule --cigar --match 1 --mismatch -1 --gap 2 --free-end-gaps --ambiguity mothur -t 2
 ndiff=$(cmp -l <(zcat ref/pairs.tsv.gz) <(zcat mnwrule/pairs.tsv.gz) 2>/dev/null | wc -l)
 check "the rule changes some alignments, not the scores" \
     '[ "$ndiff" -gt 0 ] && cmp -s <(zcat ref/pairs.tsv.gz | cut -f1-4) <(zcat mnwrule/pairs.tsv.gz | cut -f1-4)'
 
 # the GPU path (host emulation) and two MPI ranks: the same bytes
-# (20 genes: the 6 with ambiguity codes and 14 others; warps are emulated lane by lane)
-awk '/^>/ { if (id != "") print id "\n" s; id = $0; s = ""; next } { s = s $0 } END { print id "\n" s }' s40.fa |
-    paste - - | awk -F'\t' 'toupper($2) ~ /[^ACGT]/ { print; next } { if (++k <= 14) print }' | tr '\t' '\n' >s20.fa
-check "20 genes for the emulation, 6 with ambiguity codes" '[ "$(grep -c ">" s20.fa)" -eq 20 ]'
+# (the 20 genes rich in ambiguity codes; warps are emulated lane by lane)
 if [ -x "$BUILD/tools/mnw-emu" ]; then
-    ok "mnw-emu --like mothur" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emu --like mothur "${ALL_OUTPUTS[@]}" --worklist-size 50
-    ok "CPU --like mothur" "$MNW" -q -i s20.fa -o cpu --like mothur "${ALL_OUTPUTS[@]}" --gpus none --worklist-size 50 -t 2
+    ok "mnw-emu --like mothur" "$BUILD/tools/mnw-emu" -q -i a20.fa -o emu --like mothur "${ALL_OUTPUTS[@]}" --worklist-size 50
+    ok "CPU --like mothur" "$MNW" -q -i a20.fa -o cpu --like mothur "${ALL_OUTPUTS[@]}" --gpus none --worklist-size 50 -t 2
     check "the emulated GPU's outputs are the CPU's, byte for byte" 'same_bytes cpu emu && grep -q "GPU 0: 190 pairs" emu/mnw.log'
-    ok "mnw-emu --like mothur, counts mode" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emuc --like mothur --outputs dist --worklist-size 50
+    ok "mnw-emu --like mothur, counts mode" "$BUILD/tools/mnw-emu" -q -i a20.fa -o emuc --like mothur --outputs dist --worklist-size 50
     check "counts mode on the GPU: the CPU's distances" 'cmp -s <(zcat emuc/dist.column.gz) <(zcat cpu/dist.column.gz)'
 fi
 ok "two MPI ranks --like mothur" "${MPIRUN[@]}" -np 2 "$MNW" -q -i s40.fa -o mpi --like mothur --outputs dist -t 1 --worklist-size 50
@@ -123,7 +139,7 @@ check "two ranks: the one-process distances" 'cmp -s <(zcat mpi/dist.column.gz) 
 # same text. The GPU kernels lack terminal penalties yet: a GPU stays idle
 # (the log says so) and the outputs are the CPU's.
 if [ -n "${MNW_SAN:-}" ]; then
-    ok "mnw --like vsearch (vsearch not run under $MNW_SAN)" "$MNW" -q -i s20.fa -o lv --like vsearch --outputs userout -t 2
+    ok "mnw --like vsearch (vsearch not run under $MNW_SAN)" "$MNW" -q -i a20.fa -o lv --like vsearch --outputs userout -t 2
 elif ! command -v vsearch >/dev/null 2>&1; then
     echo "not ok - vsearch is not installed (Debian package vsearch; CI must install it)"
     T_FAILED=1
@@ -151,8 +167,8 @@ else
     check "resumed with another --end-gap-open: refused (rc $rc), naming the run's" \
         '[ $rc -ne 0 ] && grep -q "the run was made with end-gap-open 2" res2.err'
     if [ -x "$BUILD/tools/mnw-emu" ]; then
-        ok "mnw-emu --like vsearch" "$BUILD/tools/mnw-emu" -q -i s20.fa -o emuv --like vsearch --cigar --worklist-size 50
-        ok "CPU --like vsearch" "$MNW" -q -i s20.fa -o cpuv --like vsearch --cigar --gpus none --worklist-size 50 -t 2
+        ok "mnw-emu --like vsearch" "$BUILD/tools/mnw-emu" -q -i a20.fa -o emuv --like vsearch --cigar --worklist-size 50
+        ok "CPU --like vsearch" "$MNW" -q -i a20.fa -o cpuv --like vsearch --cigar --gpus none --worklist-size 50 -t 2
         check "a node's GPU stays idle under terminal penalties (the log says why); the CPU's bytes" \
             'grep -q "terminal gap penalties (--end-gap-open/--end-gap-extend): the GPU kernels do not have it yet" emuv/mnw.log && cmp -s emuv/pairs.tsv.gz cpuv/pairs.tsv.gz && cmp -s emuv/dist.column.gz cpuv/dist.column.gz'
     fi

@@ -1,7 +1,7 @@
 /* check_output.c - verifies an mnw output directory against its input
  * (tests only). Usage:
  *   check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS
- *                [--parasail] [--ref N] [--tie mothur] [--ambiguity letters]
+ *                [--parasail] [--ref N] [--tie mothur] [--ambiguity mothur]
  * For every line of pairs.tsv.gz (written with --cigar): the pairs are all
  * there, in k order, with the right ids; the CIGAR consumes both sequences
  * exactly; re-scoring the CIGAR gives the score column; length, matches,
@@ -46,7 +46,7 @@ static int parse_cigar(const char *s, mnw_aln *a)
 int main(int argc, char **argv)
 {
     if (argc < 8) {
-        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N] [--tie mothur] [--ambiguity letters]\n");
+        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N] [--tie mothur] [--ambiguity mothur]\n");
         return 2;
     }
     mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--ref") && a + 1 < argc) nref = atol(argv[++a]);
         else if (!strcmp(argv[a], "--tie") && a + 1 < argc) sc.tie = !strcmp(argv[++a], "mothur") ? MNW_TIE_MOTHUR : MNW_TIE_MNW;
         else if (!strcmp(argv[a], "--ambiguity") && a + 1 < argc)
-            sc.amb = !strcmp(argv[++a], "letters") ? MNW_AMB_LETTERS : MNW_AMB_ZERO;
+            sc.amb = !strcmp(argv[++a], "mothur") ? MNW_AMB_MOTHUR : MNW_AMB_ZERO;
     }
     mnw_seqset s;
     mnw_seqset_init(&s);

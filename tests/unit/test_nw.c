@@ -59,20 +59,20 @@ static const mnw_scoring modes[] = {
     {2, -3, 5, 2, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},   /* affine, free end gaps */
     {1, 0, 0, 0, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},    /* degenerate: zero penalties, many ties */
     {5, -4, 12, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine, cheap extension */
-    {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_LETTERS, 0, 0, 0}, /* --like mothur: pairwise.seqs' scoring, letters, tie rule */
+    {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0}, /* --like mothur: pairwise.seqs' scoring, ambiguity and tie rules */
     {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0}, /* mothur's rule, end gaps counted */
     {1, 0, 0, 0, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0},   /* mothur's rule, zero penalties: ties everywhere */
-    {4, -5, 16, 4, 1, MNW_TIE_MNW, MNW_AMB_LETTERS, 0, 0, 0},  /* ambiguity codes by their letters, affine */
+    {4, -5, 16, 4, 1, MNW_TIE_MNW, MNW_AMB_MOTHUR, 0, 0, 0},  /* mothur's ambiguity rule, affine */
     {2, -4, 20, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 2, 1},     /* end gaps: vsearch's penalties (affine both) */
     {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 3, 3},    /* end gaps, linear both */
     {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 6, 2},    /* end gaps affine, interior linear */
     {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 0, 0},    /* end gaps that cost nothing */
-    {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_LETTERS, 1, 1, 1}, /* end gaps, mothur's rule (linear) */
+    {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 1, 1, 1}, /* end gaps, mothur's rule (linear) */
     {2, -4, 20, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 1, 2, 1},  /* vsearch's: end gaps, affine, D before I */
     {4, -5, 16, 4, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0},  /* mothur's rule, affine, free end gaps */
 };
 static const char *mode_name[] = {"linear", "affine", "linear+free-ends", "affine+free-ends", "zero-gap", "affine-cheap-ext",
-                                  "mothur", "mothur-rule+end-gaps", "mothur-rule+zero-gap", "letters+affine+free-ends",
+                                  "mothur", "mothur-rule+end-gaps", "mothur-rule+zero-gap", "mothur-amb+affine+free-ends",
                                   "end-gaps 20/2 2/1", "end-gaps linear 10 3", "end-gaps 10 6/2", "end-gaps 10 0/0",
                                   "end-gaps mothur-rule 2 1", "vsearch 2/-4 20/2 2/1 D-before-I",
                                   "mothur-rule affine free-ends"};
@@ -202,6 +202,30 @@ int main(void)
                  "A vs C, %s's rule%s: %s (reference %s, kernel %s)", hc[k].sc.tie ? "mothur" : "mnw",
                  hc[k].sc.free_ends ? ", free end gaps" : "", hc[k].want, b1, b2);
         }
+    }
+
+    /* ambiguity codes scored as mothur scores them (score.h): mothur reads
+     * every ambiguity letter as N, so R against Y is a match, N against A
+     * a mismatch, A against A a match; the default scores each 0. And one
+     * alignment by hand: RY against YR, 1/-1/2: two matches (score 2), where
+     * the same letter only would make it two mismatches or two gap pairs. */
+    {
+        const mnw_scoring let = {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0},
+                          zer = {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0};
+        const uint8_t R = mnw_code_of[(unsigned char)'R'], Y = mnw_code_of[(unsigned char)'Y'],
+                      N = mnw_code_of[(unsigned char)'N'], A = mnw_code_of[(unsigned char)'A'];
+        T_OK(mnw_sub(&let, R, Y) == 1 && mnw_sub(&let, N, N) == 1 && mnw_sub(&let, N, A) == -1 &&
+                 mnw_sub(&let, A, R) == -1 && mnw_sub(&let, A, A) == 1 && mnw_sub(&let, A, mnw_code_of['C']) == -1,
+             "mothur's ambiguity rule: two ambiguity codes match, one against a base mismatches");
+        T_OK(mnw_sub(&zer, R, Y) == 0 && mnw_sub(&zer, N, A) == 0 && mnw_sub(&zer, A, A) == 1,
+             "mnw's ambiguity rule: 0 against anything");
+        const uint8_t a[2] = {R, Y}, b[2] = {Y, R};
+        const uint8_t *tp[1] = {b};
+        int n[1] = {2};
+        mnw_cpu_align(ws, &let, a, 2, tp, n, 1, out);
+        ref_nw(&let, a, 2, b, 2, &ref);
+        T_OK(out[0].score == 2 && ref.score == 2 && same(&out[0], &ref), "RY against YR by mothur's rule: score 2 (%d, ref %d)",
+             out[0].score, ref.score);
     }
 
     /* the rules differ where ties are: on random pairs (related or not)

@@ -400,7 +400,7 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.mask2 = 0xfffcfffcu;
     g->ks.one2 = g->ks.tie ? 0u : 0x00010001u;
     g->ks.lt2 = g->ks.tie ? 0x00010001u : 0xffffffffu;
-    g->ks.letters = sc->amb == MNW_AMB_LETTERS;
+    g->ks.ambn = sc->amb == MNW_AMB_MOTHUR;
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
     g->pack2 = g->o.two_per_lane && fits16(&g->ks);
     if (g->o.prune && g->o.prune->on) {

@@ -120,11 +120,10 @@ typedef struct {
      * lt2: 1 - 2 T in each 16-bit half (gpu_pack2_int.cuh, block_col2). */
     int32_t tie;
     uint32_t lt2;
-    /* ambiguity codes scored by their letters (score.h MNW_AMB_LETTERS):
-     * the kernels take a column's raw code, and the profile's entry 4
-     * holds the S of the last ambiguity letter a thread met (prof_at,
-     * gpu_kernels_int.cuh) */
-    int32_t letters, pad_;
+    /* ambiguity codes scored as mothur scores them (score.h
+     * MNW_AMB_MOTHUR: two ambiguity codes a match, one against a base a
+     * mismatch): only the profile's values differ (rows_init, s_of) */
+    int32_t ambn, pad_;
 } mnw_gpu_kscore;
 
 /* The filter of issue 39 (gpu_prune_int.cuh): per sequence, where its

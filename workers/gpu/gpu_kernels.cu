@@ -38,12 +38,12 @@ void launch(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_
     else dscan<AFF, FE, true, DIRS, EXT><<<grid, threads, 0, st>>>(pairs, idx, np, codes, sc, var, ends);
 }
 
-/* EXT: mothur's tie rule or ambiguity codes by their letters (gpu_kernels_int.cuh) */
+/* EXT: mothur's tie rule or mothur's ambiguity rule (gpu_kernels_int.cuh) */
 template <bool AFF, bool FE, bool DIRS>
 void launch_ext(cudaStream_t st, int kind, const mnw_gpu_kpair *pairs, const uint32_t *idx, int np,
                 const uint8_t *codes, const mnw_gpu_kscore &sc, uint8_t *var, mnw_gpu_kend *ends)
 {
-    if (sc.tie || sc.letters) launch<AFF, FE, DIRS, true>(st, kind, pairs, idx, np, codes, sc, var, ends);
+    if (sc.tie || sc.ambn) launch<AFF, FE, DIRS, true>(st, kind, pairs, idx, np, codes, sc, var, ends);
     else launch<AFF, FE, DIRS, false>(st, kind, pairs, idx, np, codes, sc, var, ends);
 }
 

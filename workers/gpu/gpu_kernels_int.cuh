@@ -76,8 +76,8 @@ __device__ __forceinline__ int goff(const mnw_gpu_kscore &s)
 }
 
 /* EXT (a template parameter of every matrix kernel): the scoring uses
- * mothur's tie rule or ambiguity codes by their letters (sc.tie,
- * sc.letters), read at run time; without EXT both are mnw's defaults,
+ * mothur's tie rule or ambiguity codes scored as mothur scores them (sc.tie,
+ * sc.ambn), read at run time; without EXT both are mnw's defaults,
  * constants, and the kernels are those from before the two existed
  * (their registers and instructions: bench/results/like-h200-2026-11-29). */
 
@@ -89,15 +89,14 @@ __device__ __forceinline__ int ktag(const mnw_gpu_kscore &s)
     return (AFF || !EXT) ? 1 : 1 - s.tie;
 }
 
-/* ambiguity codes by their letters (EXT only) */
+/* ambiguity codes scored as mothur scores them (EXT only; score.h
+ * MNW_AMB_MOTHUR): two ambiguity codes a match, one against a base a
+ * mismatch. Only the profile's values change (rows_init): every ambiguity
+ * code is code 4 to the kernels in both rules. */
 template <bool EXT>
-__device__ __forceinline__ bool kletters(const mnw_gpu_kscore &s)
+__device__ __forceinline__ bool kambn(const mnw_gpu_kscore &s)
 {
-#ifdef MNW_GPU_EXPT_NOLET /* an experiment's build (bench/device): the letters' code left out */
-    return false && s.letters;
-#else
-    return EXT && s.letters;
-#endif
+    return EXT && s.ambn;
 }
 
 /* The value a kernel keeps for H[r][0] (and H[0][r]): U = 4 (H + g r) + T
@@ -121,9 +120,9 @@ using mnw_dpx::max3;
 
 /* One row block's state: rows r0 .. r0 + 15 */
 struct Rows {
-    int qc[RB], qm[RB], qx[RB]; /* row base (clamped to 4), its S against a match and a mismatch (as below) */
+    int qc[RB], qm[RB], qx[RB]; /* row code (clamped to 4), its S against its own code and another base */
     int H[RB], F[RB];           /* U and (affine) F^ of the last column computed */
-    int qn;                     /* S of an ambiguity code (letters: of a mismatch) */
+    int qn;                     /* S of a base row against an ambiguity column */
 };
 
 template <bool AFF, bool EXT>
@@ -133,21 +132,20 @@ __device__ __forceinline__ void rows_init(Rows &R, const uint8_t *A, int m, int 
      * block_col_aff: tag 2), g the offset's gap cost */
     const int g = goff<AFF>(sc);
     const int ds = 2 - ktag<AFF, EXT>(sc);
-    const bool letters = kletters<EXT>(sc);
+    const bool ambn = kambn<EXT>(sc);
+    /* an ambiguity column or row: 0 (mnw's rule), or with ambn
+     * (mothur's) a match against an ambiguity code and a mismatch against
+     * a base; rows past the end are code 4 (their values are never read) */
     const int qn = 4 * (2 * g) + ds;
-    R.qn = qn;
-    /* letters (sc.letters): every column of two equal codes is a match, any
-     * other a mismatch; the row keeps its code (a row past the end: 15,
-     * equal to none) */
-    if (letters) R.qn = 4 * (sc.mismatch + 2 * g) + ds;
+    const int sm = 4 * (sc.match + 2 * g) + ds, sx = 4 * (sc.mismatch + 2 * g) + ds;
+    R.qn = ambn ? sx : qn;
 #pragma unroll
     for (int k = 0; k < RB; k++) {
         int r = r0 + k;
-        int c = letters ? (r <= m ? (int)A[r - 1] : 15)
-                           : (r <= m ? min((int)A[r - 1], 4) : 4); /* every ambiguity code scores alike */
+        int c = r <= m ? min((int)A[r - 1], 4) : 4; /* every ambiguity code scores alike */
         R.qc[k] = c;
-        R.qm[k] = c < 4 || letters ? 4 * (sc.match + 2 * g) + ds : qn;
-        R.qx[k] = c < 4 || letters ? 4 * (sc.mismatch + 2 * g) + ds : qn;
+        R.qm[k] = c < 4 || ambn ? sm : qn;
+        R.qx[k] = c < 4 || ambn ? sx : qn;
         R.H[k] = edge<AFF, EXT>(sc, r);
         R.F[k] = NEG; /* a multiple of 4: tag 0, as every F^ */
     }
@@ -172,36 +170,6 @@ __device__ __forceinline__ void prof_fill(int4 *p, const Rows &R)
             }
             p[(4 * b + q) * PT] = make_int4(v[0], v[1], v[2], v[3]);
         }
-}
-
-/* letters: the profile's entry 4 for ambiguity code L (a match where the
- * row holds L); prof_fill's entry 4 is that of code 4 */
-__device__ __forceinline__ void prof_fill4(int4 *p, const Rows &R, int L)
-{
-#pragma unroll
-    for (int q = 0; q < 4; q++) {
-        int v[4];
-#pragma unroll
-        for (int t = 0; t < 4; t++) {
-            const int k = 4 * q + t;
-            v[t] = R.qc[k] == L ? R.qm[k] : R.qx[k];
-        }
-        p[(16 + q) * PT] = make_int4(v[0], v[1], v[2], v[3]);
-    }
-}
-
-/* The profile entry of column code b: b itself for a base (and, without
- * letters, for the one ambiguity entry, b = 4); with letters an ambiguity
- * code L takes entry 4, refilled for L when the last one (cur) was another
- * letter. Rare (ambiguity columns), so a lane's branch costs nothing in
- * the common case. */
-__device__ __forceinline__ int prof_at(int4 *p, const Rows &R, int b, int &cur, bool letters)
-{
-    if (letters && b >= 4 && b != cur) {
-        prof_fill4(p, R, b);
-        cur = b;
-    }
-    return min(b, 4);
 }
 
 /* One column of a row block, linear gaps, S from the profile (pb = p +
@@ -374,7 +342,7 @@ __device__ __forceinline__ void fetch(int s0, int lane, int n, int sp, const mnw
     e = NEG;
     b = 4;
     if (c <= n) {
-        b = kletters<EXT>(sc) ? (int)B[c - 1] : min((int)B[c - 1], 4); /* letters: prof_at */
+        b = min((int)B[c - 1], 4);
         if (sp == 0) {
             h = edge<AFF, EXT>(sc, c);
         } else {
@@ -421,7 +389,6 @@ __global__ void __launch_bounds__(128)
         Rows R;
         rows_init<AFF, EXT>(R, A, m, r0, sc);
         prof_fill(myprof, R);
-        int cur4 = 4; /* letters: the code entry 4 holds (prof_at) */
         int diag0 = edge<AFF, EXT>(sc, r0 - 1);
         int upH = 0, upE = NEG, bc = 4;
         const uint64_t rd = (sp & 1) ? w : 0, wr = w - rd;
@@ -455,9 +422,8 @@ __global__ void __launch_bounds__(128)
             if (c < 1 || c > n) continue;
             int up = inH, ue = inE;
             uint32_t w0, w1 = 0;
-            const int pe = prof_at(myprof, R, inB, cur4, kletters<EXT>(sc));
-            if constexpr (AFF) block_col_aff(R, myprof + 4 * pe * PT, diag0, up, ue, cw, cv, w0, w1);
-            else block_col_lin(R, myprof + 4 * pe * PT, diag0, up, w0, lt, T);
+            if constexpr (AFF) block_col_aff(R, myprof + 4 * inB * PT, diag0, up, ue, cw, cv, w0, w1);
+            else block_col_lin(R, myprof + 4 * inB * PT, diag0, up, w0, lt, T);
             diag0 = inH;
             upH = up;
             upE = ue;
@@ -523,7 +489,6 @@ __global__ void __launch_bounds__(128)
         Rows R;
         rows_init<AFF, EXT>(R, A, m, r0, sc);
         prof_fill(myprof, R);
-        int cur4 = 4; /* letters: the code entry 4 holds (prof_at) */
         int diag = edge<AFF, EXT>(sc, r0 - 1);
         for (int c0 = 1; c0 <= n; c0 += 4) {
             const int q = (c0 - 1) >> 2;
@@ -544,13 +509,11 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
             for (int t = 0; t < 4; t++) {
                 const int c = c0 + t;
-                const int bb = (int)((b4 >> (8 * t)) & 0xffu);
-                const int b = c <= n ? (kletters<EXT>(sc) ? bb : min(bb, 4)) : 4;
-                const int pe = prof_at(myprof, R, b, cur4, kletters<EXT>(sc));
+                const int b = c <= n ? min((int)((b4 >> (8 * t)) & 0xffu), 4) : 4;
                 const int above = ua[t];
                 w1[t] = 0;
-                if constexpr (AFF) block_col_aff(R, myprof + 4 * pe * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
-                else block_col_lin(R, myprof + 4 * pe * PT, diag, ua[t], w0[t], lt, T);
+                if constexpr (AFF) block_col_aff(R, myprof + 4 * b * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
+                else block_col_lin(R, myprof + 4 * b * PT, diag, ua[t], w0[t], lt, T);
                 diag = above;
                 if (c <= n) ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, goff<AFF>(sc));
             }

@@ -124,11 +124,12 @@ __device__ __forceinline__ uint32_t hihalves(uint32_t a, uint32_t b) { return (a
 /* the packed value of two 16-bit quantities (each 0 .. 32767 or a small negative S) */
 __device__ __forceinline__ uint32_t pack2(int lo, int hi) { return ((uint32_t)lo & 0xffffu) | ((uint32_t)hi << 16); }
 
-/* S of block_col_lin for a row of code rc (4: ambiguity or past the end) and column base b;
- * letters (sn = sx): a row's own code (15 past the end) against column code b */
-__device__ __forceinline__ int s_of(int rc, int b, int sm, int sx, int sn, bool letters)
+/* S of block_col_lin for a row of code rc (4: ambiguity or past the end) and column code b
+ * (4: ambiguity): with an ambiguity code sn, or with ambn (mothur's rule) a match when
+ * both are ambiguity codes and a mismatch when one is */
+__device__ __forceinline__ int s_of(int rc, int b, int sm, int sx, int sn, bool ambn)
 {
-    return letters ? (rc == b ? sm : sx) : rc < 4 && b < 4 ? (rc == b ? sm : sx) : sn;
+    return rc < 4 && b < 4 ? (rc == b ? sm : sx) : ambn ? (rc == b ? sm : sx) : sn;
 }
 
 /* The profile of a lane's 16 kernel rows, both halves: for base b the 16
@@ -155,31 +156,13 @@ __device__ __forceinline__ void prof2_fill(int4 *p, const int *rc0, const int *r
 }
 
 /* the kernel rows' codes of one pair's half (rows r0 .. r0 + 15 of its
- * m; letters: the raw code, 15 past the end; else clamped to 4) */
-__device__ __forceinline__ void rows_codes2(int *rc, const uint8_t *A, int m, int r0, bool letters)
+ * m, clamped to 4; 4 past the end) */
+__device__ __forceinline__ void rows_codes2(int *rc, const uint8_t *A, int m, int r0)
 {
 #pragma unroll
     for (int k = 0; k < RB; k++) {
         const int r = r0 + k;
-        rc[k] = r <= m ? (letters ? (int)A[r - 1] : min((int)A[r - 1], 4)) : (letters ? 15 : 4);
-    }
-}
-
-/* letters: prof2_fill's entry 4 for ambiguity code L, the rows' codes read
- * again from the pairs (rare: an ambiguity column that differs from the
- * last one; keeping them, or unrolling this, would cost the hot loop
- * registers): row by row, one 4-byte store each */
-__device__ __forceinline__ void prof2_fill4(int4 *p, const mnw_gpu_kpair *pairs, int p0, int p1, const uint8_t *codes,
-                                            int r0, const mnw_gpu_kscore &sc, int g, int ds, int L)
-{
-    const uint8_t *A0 = codes + pairs[p0].b, *A1 = codes + pairs[p1].b;
-    const int m0 = pairs[p0].n, m1 = pairs[p1].n;
-    const int sm = 4 * (sc.match + 2 * g) + ds, sx = 4 * (sc.mismatch + 2 * g) + ds;
-#pragma unroll 1
-    for (int k = 0; k < RB; k++) {
-        const int r = r0 + k;
-        const int c0 = r <= m0 ? (int)A0[r - 1] : 15, c1 = r <= m1 ? (int)A1[r - 1] : 15;
-        ((int *)(p + (16 + (k >> 2)) * PT))[k & 3] = (int)pack2(c0 == L ? sm : sx, c1 == L ? sm : sx);
+        rc[k] = r <= m ? min((int)A[r - 1], 4) : 4;
     }
 }
 
@@ -339,7 +322,7 @@ __device__ __forceinline__ void fetch2(int s0, int lane, int n, int sp, const mn
     h0 = h1 = v0 = v1 = 0;
     b = 4;
     if (c <= n) {
-        b = kletters<EXT>(sc) ? (int)C[c - 1] : min((int)C[c - 1], 4); /* letters: entry 4 refilled (prof2_fill4) */
+        b = min((int)C[c - 1], 4);
         if (sp == 0) {
             h0 = h1 = edge<AFF, EXT>(sc, c);
             if (AFF) v0 = v1 = gedge2(sc, c, 0);
@@ -391,7 +374,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
     const int o = sc.go - sc.ge;
     const uint32_t cw = pack2(-4 * o + 1, -4 * o + 1), cv = pack2(-4 * o, -4 * o);
     const int T = ktag<AFF, EXT>(sc); /* the kept tag (linear: 0 under mothur's tie rule) */
-    const bool letters = kletters<EXT>(sc);
+    const bool ambn = kambn<EXT>(sc);
     const int tb = AFF ? 4 * (3 * o + max(sc.match, 0) + 2 * sc.ge + 2) + 1 : T;
     const uint32_t TB = pack2(tb, tb);
     const uint32_t acc0 = T ? 0x55555555u : 0u; /* block_col2 */
@@ -412,11 +395,10 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
         uint32_t H[RB], Wg[RB];
         {
             int rc0[RB], rc1[RB];
-            rows_codes2(rc0, A0, m0, r0, letters);
-            rows_codes2(rc1, A1, m1, r0, letters);
-            prof2_fill(myprof, rc0, rc1, sc, g, 2 - T, letters);
+            rows_codes2(rc0, A0, m0, r0);
+            rows_codes2(rc1, A1, m1, r0);
+            prof2_fill(myprof, rc0, rc1, sc, g, 2 - T, ambn);
         }
-        int cur4 = 4; /* letters: the code entry 4 holds */
         /* base: the diagonal input (row r0 - 1 at column 0) becomes tb, the same for both halves */
         const int e0 = edge<AFF, EXT>(sc, r0 - 1) - tb;
         int beta0 = e0, beta1 = e0;
@@ -513,24 +495,16 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                         inB = zB;
                     }
                     if ((unsigned)(c - 1) >= (unsigned)n) continue; /* its words are never read */
-                    int pe = inB; /* the profile entry (inB itself goes on to the lane below) */
-                    if (letters && inB >= 4) {
-                        if (inB != cur4) {
-                            prof2_fill4(myprof, pairs, p0, p1, codes, r0, sc, g, 2 - T, inB);
-                            cur4 = inB;
-                        }
-                        pe = 4;
-                    }
                     uint32_t up = inH, uv = inV;
                     if constexpr (AFF) {
                         uint32_t a0[2], a1[2];
-                        block_col2a(H, Wg, myprof + 4 * pe * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
+                        block_col2a(H, Wg, myprof + 4 * inB * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
                         g0[2 * u] = words_lo(a0);
                         g0[2 * u + 1] = words_lo(a1);
                         g1[2 * u] = words_hi(a0);
                         g1[2 * u + 1] = words_hi(a1);
                     } else {
-                        block_col2(H, myprof + 4 * pe * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2, EXT ? sc.lt2 : 0xffffffffu,
+                        block_col2(H, myprof + 4 * inB * PT, diag0, up, g0[u], g1[u], sc.mask2, sc.one2, EXT ? sc.lt2 : 0xffffffffu,
                                    acc0);
                     }
                     diag0 = inH;
