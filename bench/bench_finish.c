@@ -298,7 +298,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_finish: %s: fewer than two sequences\n", argv[1]);
         return 1;
     }
-    const mnw_scoring sc = {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+    const mnw_scoring sc = {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
     mnw_aln *alns = calloc(npairs, sizeof *alns);
     for (uint64_t k = 0; k < npairs; k++) mnw_aln_init(&alns[k]);
     aljob A = {&S, &sc, alns, npairs, 0};

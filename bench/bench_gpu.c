@@ -332,9 +332,9 @@ int main(int argc, char **argv)
         return 1;
     }
     /* mothur: --like mothur (its own free end gaps, whatever --free-ends says) */
-    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
-                                 {4, -5, 12, 3, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
-                                 {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0}};
+    const mnw_scoring modes[] = {{4, -5, 10, 10, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
+                                 {4, -5, 12, 3, free_ends, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
+                                 {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0, 0}};
     const char *mname[] = {"linear", "affine", "mothur"};
     if (free_ends) printf("# --free-ends 1: terminal gaps cost nothing (the rows' gaps label says linear or affine)\n");
     char device[512] = "";

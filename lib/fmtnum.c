@@ -69,6 +69,18 @@ size_t mnw_fmt_i64(char *out, int64_t v)
     return 1 + mnw_fmt_u64(out + 1, (uint64_t)(-(v + 1)) + 1);
 }
 
+size_t mnw_fmt_score(char *out, int64_t v, int half)
+{
+    if (!half) return mnw_fmt_i64(out, v);
+    size_t k = 0;
+    if (v < 0) out[k++] = '-';
+    const uint64_t a = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+    k += mnw_fmt_u64(out + k, a / 2);
+    out[k++] = '.';
+    out[k++] = (a & 1) ? '5' : '0';
+    return k;
+}
+
 static inline int clamp_prec(int prec, int lo)
 {
     return prec < lo ? lo : prec > MNW_FMT_PREC_MAX ? MNW_FMT_PREC_MAX : prec;

@@ -80,6 +80,10 @@ static inline size_t mnw_fmt_u64(char *out, uint64_t v)
 }
 size_t mnw_fmt_i64(char *out, int64_t v);
 
+/* A score: v itself, or with half (scores in half points, score.h) v / 2
+ * with one decimal, as EMBOSS prints it: 42.0, 43.5, -0.5. */
+size_t mnw_fmt_score(char *out, int64_t v, int half);
+
 /* "%.*f" of v with prec decimals (0 <= prec <= MNW_FMT_PREC_MAX; others
  * are taken as the nearest of those). */
 size_t mnw_fmt_f(char *out, double v, int prec);

@@ -97,7 +97,7 @@ void mnw_output_format(const mnw_outspec *sp, mnw_range r, const mnw_aln *alns, 
             *p++ = '\t';
             p = put_bytes(p, id_j, lj);
             *p++ = '\t';
-            p += mnw_fmt_i64(p, a->score);
+            p += mnw_fmt_score(p, a->score, sp->half);
             *p++ = '\t';
             p += mnw_fmt_u64(p, st.length);
             *p++ = '\t';

@@ -46,6 +46,8 @@ typedef struct {
     int cutoff_scope;
     /* userout.tsv.gz's fields (--userfields) */
     mnw_userfields userfields;
+    int half; /* scores in half points (score.h): pairs.tsv's score as value / 2 with
+                 one decimal (EMBOSS's); PAF's AS:i and userout's raw stay integers in half points */
 } mnw_outspec;
 
 /* The file heads written before any pair (pairs.tsv header line; the

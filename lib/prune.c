@@ -82,10 +82,14 @@ int mnw_prune_plan_make(const mnw_iddef *d, const mnw_scoring *sc, double cutoff
         return off(p, mode, e,
                    "terminal gaps have penalties of their own (--end-gap-open/--end-gap-extend), and the bound is "
                    "proven for one gap scoring (docs/PRUNE.md)");
-    if (sc->amb == MNW_AMB_MOTHUR)
+    if (sc->amb != MNW_AMB_ZERO)
         return off(p, mode, e,
-                   "ambiguity codes score as mothur's N (--ambiguity mothur), and the bound is proven for "
-                   "ambiguity codes that score 0 (docs/PRUNE.md)");
+                   "ambiguity codes score by their letters (--ambiguity mothur or ednafull), and the bound is proven "
+                   "for ambiguity codes that score 0 (docs/PRUNE.md)");
+    if (sc->tie == MNW_TIE_NEEDLE)
+        return off(p, mode, e,
+                   "needle's tie rule ends an alignment at an aligned column (--tie-rule needle), and the bound is "
+                   "proven for mnw's free end gaps (docs/PRUNE.md)");
     const int b = bound_of(d), eb = ed_bound_of(d);
     if (b == B_NONE) {
         snprintf(why, sizeof why,

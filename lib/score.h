@@ -37,6 +37,8 @@ typedef struct {
     int end_gaps;   /* 1: terminal gaps cost end_open / end_extend */
     int end_open;   /* penalty of a terminal gap run's first column, >= 0 */
     int end_extend; /* of each further column, >= 0, <= end_open */
+    int half;       /* 1: every value above is in half points (needle's 0.5
+                       extension): scores print as value / 2 (mnw_fmt_score) */
 } mnw_scoring;
 
 /* The tie rules (docs/SCORING.md). mnw's: a cell prefers the diagonal, then
@@ -46,6 +48,14 @@ typedef struct {
  * DP values are the same; only co-optimal paths differ. */
 #define MNW_TIE_MNW 0
 #define MNW_TIE_MOTHUR 1
+/* EMBOSS needle's (6.6, -endweight false; affine kernels, free end gaps
+ * only): a cell prefers the diagonal, then D, then I (mothur's order); a
+ * gap extends rather than opens on a tie (the opposite of the others); and
+ * the alignment ends with an aligned column, the corner's, else the last
+ * row's leftmost best, else the last column's topmost best, its trailing
+ * gap free (the diagonal value of a cell, not H: needle's end gap opens
+ * only from an aligned column). docs/SCORING.md "needle". */
+#define MNW_TIE_NEEDLE 2
 
 /* How a column with an ambiguity code scores (docs/SCORING.md): 0 (mnw's
  * and vsearch's), or as mothur's pairwise.seqs scores it: mothur's reader
@@ -54,20 +64,30 @@ typedef struct {
  * against a base a mismatch (--ambiguity mothur). */
 #define MNW_AMB_ZERO 0
 #define MNW_AMB_MOTHUR 1
+/* EMBOSS's EDNAFULL matrix for a column with an ambiguity code (needle's
+ * default: R against A 1, N against A -2, N against N -1...), times 2 in
+ * half points; the bases keep match / mismatch. */
+#define MNW_AMB_EDNAFULL 2
 
-#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}
+/* EDNAFULL (EMBOSS 6.6's data file) for codes 0..14 (seq.h: ACGT then
+ * RYSWKMBDHVN) */
+extern const int8_t mnw_ednafull[MNW_NCODES][MNW_NCODES];
+
+#define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}
 
 /* Affine: the kernels need E and F (a run's first column costs more than
  * the next), for interior gaps or, with end_gaps, terminal ones. */
 static inline int mnw_scoring_affine(const mnw_scoring *sc)
 {
-    return sc->gap_open != sc->gap_extend || (sc->end_gaps && sc->end_open != sc->end_extend);
+    return sc->gap_open != sc->gap_extend || (sc->end_gaps && sc->end_open != sc->end_extend) ||
+           sc->tie == MNW_TIE_NEEDLE; /* needle's rule reads the gaps' extension bits */
 }
 
 /* Substitution score of two codes (the rule above). */
 static inline int mnw_sub(const mnw_scoring *sc, uint8_t a, uint8_t b)
 {
     if (a >= 4 || b >= 4) {
+        if (sc->amb == MNW_AMB_EDNAFULL) return mnw_ednafull[a][b] * (sc->half ? 2 : 1);
         if (sc->amb != MNW_AMB_MOTHUR) return 0;
         return a >= 4 && b >= 4 ? sc->match : sc->mismatch; /* both N to mothur */
     }
@@ -104,5 +124,8 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e) MNW_MUST_CHECK;
  * The bound: H <= match * min(m, n); H >= min(-gapcost(m), -gapcost(n),
  * min(m, n) * min_sub - gapcost(|m - n|)), as docs/SCORING.md derives. */
 int mnw_fits16(const mnw_scoring *sc, int m, int n);
+
+/* The lowest (at most 0) and highest substitution score of any two codes. */
+void mnw_sub_range(const mnw_scoring *sc, int *lo, int *hi);
 
 #endif

@@ -10,6 +10,9 @@
  *   vsearch --allpairs_global: --match 2 --mismatch -4 --gap-open 20
  *           --gap-extend 2 --end-gap-open 2 --end-gap-extend 1
  *           --tie-rule vsearch (mothur's), ambiguity 0, --iddef vsearch2
+ *   needle  EMBOSS needle: --match 5 --mismatch -4 --gap-open 10
+ *           --gap-extend 0.5 (half points) --free-end-gaps --ambiguity
+ *           ednafull --tie-rule needle --iddef needle
  *
  * The mode is recorded in the bookmark ("like") with the settings it set,
  * so a resume keeps it; mnw_like_apply runs for a new run only (a resumed
@@ -26,7 +29,7 @@
 #include "lib/util.h"
 
 /* --like modes */
-enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1, MNW_LIKE_VSEARCH = 2 };
+enum { MNW_LIKE_MNW = 0, MNW_LIKE_MOTHUR = 1, MNW_LIKE_VSEARCH = 2, MNW_LIKE_NEEDLE = 3 };
 
 /* Which settings were given explicitly (the caller's options: src/opts.c
  * fills it), so that a mode's default does not replace them. */

@@ -22,6 +22,7 @@
 #include "cld/merge.h"
 #include "cld/verify.h"
 #include "cld/writer.h"
+#include "lib/fmtnum.h"
 #include "lib/fasta.h"
 #include "lib/log.h"
 #include "lib/mpiw.h"
@@ -283,6 +284,7 @@ static void outspec_from_jobset(const mnw_jobset *js, const mnw_seqset *seqs, mn
     spec->iddef = js->iddef;
     spec->cutoff = js->cutoff;
     spec->cigar = js->cigar;
+    spec->half = js->sc.half;
     spec->cutoff_scope = js->cutoff_scope;
     spec->userfields = js->userfields;
     for (int k = 0; k < MNW_NOUT; k++) spec->enabled[k] = mnw_outsel_has(js->outputs, k);
@@ -551,15 +553,22 @@ static void log_job(const rank0_run *R, double t_read)
             LOG_INFO("shard %s: no pair (more shards than work lists of %llu pairs); its outputs are empty",
                      mnw_shard_format(&o->shard, sh, sizeof sh), (unsigned long long)o->worklist_size);
     }
-    char endg[64] = "";
-    if (o->sc.end_gaps)
-        snprintf(endg, sizeof endg, ", end gaps open %d extend %d", o->sc.end_open, o->sc.end_extend);
-    LOG_INFO("scoring: match %d mismatch %d gap-open %d gap-extend %d%s%s%s, ambiguity codes %s, tie rule %s; "
+    /* the values as the options take them (half points: x / 2, score.h) */
+    char sv[6][24], endg[96] = "";
+    const int sx[6] = {o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend, o->sc.end_open, o->sc.end_extend};
+    for (int k = 0; k < 6; k++) sv[k][mnw_fmt_score(sv[k], sx[k], o->sc.half)] = 0;
+    if (o->sc.end_gaps) snprintf(endg, sizeof endg, ", end gaps open %s extend %s", sv[4], sv[5]);
+    LOG_INFO("scoring: match %s mismatch %s gap-open %s gap-extend %s%s%s%s, ambiguity codes %s, tie rule %s; "
              "identity %s%s%s%s",
-             o->sc.match, o->sc.mismatch, o->sc.gap_open, o->sc.gap_extend,
-             mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)", o->sc.free_ends ? ", free end gaps" : "", endg,
-             o->sc.amb == MNW_AMB_MOTHUR ? "as mothur's N (two match)" : "0",
-             o->sc.tie == MNW_TIE_MOTHUR ? "D before I (mothur's, vsearch's)" : "mnw's", mnw_iddef_name(&o->iddef), o->iddef.countends ? "" : " (countends=no)",
+             sv[0], sv[1], sv[2], sv[3], mnw_scoring_affine(&o->sc) ? " (affine)" : " (linear)",
+             o->sc.free_ends ? ", free end gaps" : "", endg,
+             o->sc.amb == MNW_AMB_MOTHUR     ? "as mothur's N (two match)"
+             : o->sc.amb == MNW_AMB_EDNAFULL ? "by EDNAFULL"
+                                             : "0",
+             o->sc.tie == MNW_TIE_MOTHUR   ? "D before I (mothur's, vsearch's)"
+             : o->sc.tie == MNW_TIE_NEEDLE ? "needle's"
+                                           : "mnw's",
+             mnw_iddef_name(&o->iddef), o->iddef.countends ? "" : " (countends=no)",
              o->like != MNW_LIKE_MNW ? "; --like " : "", o->like != MNW_LIKE_MNW ? mnw_like_name(o->like) : "");
     char files[128];
     LOG_INFO("outputs: %s%s; %s", outputs_files(mnw_opts_outputs(o), files, sizeof files),

@@ -44,9 +44,9 @@ static const optdef optdefs[] = {
     {"free-end-gaps", 0, T_FLAG, NULL, "terminal gaps (overhangs) cost nothing"},
     {"end-gap-open", 0, T_VALUE, "N|none", "terminal gaps: penalty of a leading or trailing gap run's first column, apart from interior ones (vsearch's; the other end-gap option defaults to it; not with --free-end-gaps)"},
     {"end-gap-extend", 0, T_VALUE, "N|none", "terminal gaps: penalty of each further column"},
-    {"tie-rule", 0, T_VALUE, "mnw|mothur|vsearch", "which of equally good alignments: mnw's rule (default), or mothur's and vsearch's (one rule: D before I; docs/SCORING.md)"},
-    {"ambiguity", 0, T_VALUE, "zero|mothur", "how a column with an ambiguity code (N, R...) scores: 0 (default), or as mothur scores it: two ambiguity codes a match, one against a base a mismatch (docs/SCORING.md)"},
-    {"like", 0, T_VALUE, "mnw|mothur|vsearch", "another tool's numbers: its scoring, tie rule and identity as defaults (mothur: pairwise.seqs, vsearch: --allpairs_global; docs/SCORING.md)"},
+    {"tie-rule", 0, T_VALUE, "mnw|mothur|vsearch|needle", "which of equally good alignments: mnw's rule (default), mothur's and vsearch's (one rule: D before I), or EMBOSS needle's (with free end gaps; docs/SCORING.md)"},
+    {"ambiguity", 0, T_VALUE, "zero|mothur|ednafull", "how a column with an ambiguity code (N, R...) scores: 0 (default), as mothur scores it (two ambiguity codes a match, one against a base a mismatch), or by EMBOSS's EDNAFULL matrix (R/A 1, N/A -2...; docs/SCORING.md)"},
+    {"like", 0, T_VALUE, "mnw|mothur|vsearch|needle", "another tool's numbers: its scoring, tie rule and identity as defaults (mothur: pairwise.seqs, vsearch: --allpairs_global, needle: EMBOSS needle; docs/SCORING.md)"},
     {"iddef", 0, T_VALUE, "NAME", "identity definition (default vsearch2; see docs/IDENTITY.md)"},
     {"countends", 0, T_VALUE, "yes|no", "mothur definitions: count terminal gaps (default: as the --iddef name says; yes for mothur-*, no for mothur-*-noends)"},
     {"cutoff", 0, T_VALUE, "D|none", "dist.column.gz and dist.column: drop pairs with distance > D (default none)"},
@@ -81,6 +81,10 @@ void mnw_opts_init(mnw_opts *o)
     memset(o, 0, sizeof *o);
     mnw_scoring d = MNW_SCORING_DEFAULT;
     o->sc = d;
+    o->match2 = 2 * d.match;
+    o->mismatch2 = 2 * d.mismatch;
+    o->gap_open2 = 2 * d.gap_open;
+    o->gap_extend2 = 2 * d.gap_extend;
     mnw_iddef_parse("vsearch2", &o->iddef);
     o->cutoff = -1.0;
     o->cutoff_scope = MNW_CUTOFF_SCOPE_DIST;
@@ -235,6 +239,25 @@ static int parse_long(const char *v, long lo, long hi, long *out)
     return 0;
 }
 
+/* "N", "N.0" or "N.5" (N an integer, lo <= value <= hi) into twice the value */
+static int parse_half(const char *v, long lo, long hi, long *out2)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || x < lo - 1 || x > hi) return -1;
+    long x2 = 2 * x;
+    if (*end == '.') {
+        if ((end[1] != '0' && end[1] != '5') || end[2]) return -1;
+        if (end[1] == '5') x2 += v[0] == '-' ? -1 : 1;
+    } else if (*end) {
+        return -1;
+    }
+    if (x2 < 2 * lo || x2 > 2 * hi) return -1;
+    *out2 = x2;
+    return 0;
+}
+
 static int parse_bool(const char *v, int *out)
 {
     if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on")) *out = 1;
@@ -258,11 +281,16 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
                                (long)(lo), (long)(hi), v);                                         \
         dst = (int)x;                                                                              \
     } while (0)
+/* a scoring value: a whole number or one ending in .5 (needle's extension),
+ * kept in half points */
 #define SCORE_OPT(dst)                                                                             \
     do {                                                                                           \
         int lo_ = 0, hi_ = 0;                                                                      \
         if (mnw_scoring_range(key, &lo_, &hi_)) mnw_die_rc(__FILE__, __LINE__, "mnw_scoring_range", EINVAL); \
-        INT_OPT(lo_, hi_, dst);                                                                    \
+        if (parse_half(v, lo_, hi_, &x))                                                           \
+            return mnw_err_set(e, "%s: %s must be a number from %d to %d (whole, or ending in .5), not '%s'", \
+                               where, key, lo_, hi_, v);                                           \
+        dst = (int)x;                                                                              \
     } while (0)
     /* flags accept an optional yes/no in config files */
     int flag = 1;
@@ -273,11 +301,11 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
     else if (!strcmp(key, "config")) { free(o->config); o->config = mnw_xstrdup(v); }
     else if (!strcmp(key, "threads")) INT_OPT(0, 4096, o->threads);
     /* the scoring settings' ranges live in lib/score.c (a bookmark's are checked there too) */
-    else if (!strcmp(key, "match")) SCORE_OPT(o->sc.match);
-    else if (!strcmp(key, "mismatch")) SCORE_OPT(o->sc.mismatch);
-    else if (!strcmp(key, "gap")) { SCORE_OPT(o->sc.gap_open); o->sc.gap_extend = o->sc.gap_open; }
-    else if (!strcmp(key, "gap-open")) SCORE_OPT(o->sc.gap_open);
-    else if (!strcmp(key, "gap-extend")) SCORE_OPT(o->sc.gap_extend);
+    else if (!strcmp(key, "match")) SCORE_OPT(o->match2);
+    else if (!strcmp(key, "mismatch")) SCORE_OPT(o->mismatch2);
+    else if (!strcmp(key, "gap")) { SCORE_OPT(o->gap_open2); o->gap_extend2 = o->gap_open2; }
+    else if (!strcmp(key, "gap-open")) SCORE_OPT(o->gap_open2);
+    else if (!strcmp(key, "gap-extend")) SCORE_OPT(o->gap_extend2);
     else if (!strcmp(key, "free-end-gaps")) o->sc.free_ends = flag;
     else if (!strcmp(key, "end-gap-open") || !strcmp(key, "end-gap-extend")) {
         int *dst = key[8] == 'o' ? &o->end_open_opt : &o->end_extend_opt;
@@ -285,13 +313,13 @@ int mnw_opts_set(mnw_opts *o, const char *key, const char *v, const char *where,
         else SCORE_OPT(*dst);
     } else if (!strcmp(key, "tie-rule")) {
         if (mnw_tie_parse(v, &o->sc.tie))
-            return mnw_err_set(e, "%s: tie-rule takes mnw, mothur or vsearch, not '%s'", where, v);
+            return mnw_err_set(e, "%s: tie-rule takes mnw, mothur, vsearch or needle, not '%s'", where, v);
     } else if (!strcmp(key, "ambiguity")) {
         if (mnw_amb_parse(v, &o->sc.amb))
-            return mnw_err_set(e, "%s: ambiguity takes zero or mothur, not '%s'", where, v);
+            return mnw_err_set(e, "%s: ambiguity takes zero, mothur or ednafull, not '%s'", where, v);
     } else if (!strcmp(key, "like")) {
         if (mnw_like_parse(v, &o->like))
-            return mnw_err_set(e, "%s: like takes mnw, mothur or vsearch, not '%s'", where, v);
+            return mnw_err_set(e, "%s: like takes mnw, mothur, vsearch or needle, not '%s'", where, v);
     }
     else if (!strcmp(key, "iddef")) {
         if (mnw_iddef_parse(v, &o->iddef))
@@ -528,17 +556,25 @@ static int path_ok(const char *opt, const char *path, mnw_err *e)
 
 /* sc.end_gaps and its penalties from --end-gap-open / --end-gap-extend
  * (a bookmark's too): either gives end gaps, the other defaulting to it */
-static void end_gaps_of(mnw_opts *o)
+void mnw_opts_units(mnw_opts *o)
 {
     const int eo = o->end_open_opt, ee = o->end_extend_opt;
+    const int half = o->like == MNW_LIKE_NEEDLE || (o->match2 | o->mismatch2 | o->gap_open2 | o->gap_extend2) & 1 ||
+                     (eo > 0 && eo & 1) || (ee > 0 && ee & 1);
+    const int d = half ? 1 : 2;
+    o->sc.half = half;
+    o->sc.match = o->match2 / d;
+    o->sc.mismatch = o->mismatch2 / d;
+    o->sc.gap_open = o->gap_open2 / d;
+    o->sc.gap_extend = o->gap_extend2 / d;
     o->sc.end_gaps = eo >= 0 || ee >= 0;
-    o->sc.end_open = eo >= 0 ? eo : ee >= 0 ? ee : 0;
-    o->sc.end_extend = ee >= 0 ? ee : eo >= 0 ? eo : 0;
+    o->sc.end_open = (eo >= 0 ? eo : ee >= 0 ? ee : 0) / d;
+    o->sc.end_extend = (ee >= 0 ? ee : eo >= 0 ? eo : 0) / d;
 }
 
 int mnw_opts_check(mnw_opts *o, mnw_err *e)
 {
-    end_gaps_of(o);
+    mnw_opts_units(o);
     /* a new run's --like defaults (a resumed run's settings are its bookmark's) */
     if (!o->resume) {
         const mnw_like_given g = {mnw_opts_given(o, "match"),      mnw_opts_given(o, "mismatch"),

@@ -42,7 +42,11 @@ typedef struct {
     int threads;       /* node-local; 0: the topology's default */
     mnw_scoring sc;    /* sc.tie: --tie-rule */
     int like;          /* --like: MNW_LIKE_* (src/like.h); result-changing through what it sets */
-    int end_open_opt, end_extend_opt; /* --end-gap-open / --end-gap-extend: -1 none (sc.end_gaps from them) */
+    int end_open_opt, end_extend_opt; /* --end-gap-open / --end-gap-extend in half points: -1 none
+                                         (sc.end_gaps from them, mnw_opts_units) */
+    /* --match, --mismatch, --gap-open, --gap-extend as parsed, in half points
+     * (a value may end in .5); mnw_opts_units makes sc's from them */
+    int match2, mismatch2, gap_open2, gap_extend2;
     mnw_iddef iddef;
     int countends;     /* -1: as the --iddef name says; 0/1: --countends */
     double cutoff;     /* dist.column: drop pairs with distance > cutoff; <0: keep all */
@@ -109,6 +113,12 @@ int mnw_opts_read_config(mnw_opts *o, const char *path, mnw_err *e) MNW_MUST_CHE
 /* Final checks (required options, ranges); applies --countends to the
  * identity definition (it wins over a "-noends" name). */
 int mnw_opts_check(mnw_opts *o, mnw_err *e) MNW_MUST_CHECK;
+
+/* The scoring's values from the parsed ones (match2 ... end_extend_opt):
+ * in half points (sc.half = 1) under --like needle or when one of them is
+ * not a whole number, else in points. Idempotent: mnw_opts_check and a
+ * resume (after the bookmark's settings) call it before reading sc. */
+void mnw_opts_units(mnw_opts *o);
 void mnw_opts_usage(FILE *f);
 
 /* The first output, of those in the mask `outputs`, that holds pairs beyond

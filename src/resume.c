@@ -47,19 +47,28 @@ static const rsetting rsettings[] = {
 
 static const char *yes_no(int x) { return x ? "yes" : "no"; }
 
+/* A scoring value as the options take it: v itself, or in half points v / 2
+ * (a whole number, or one ending in .5) */
+static void score_str(char *v, size_t n, int x, int half)
+{
+    if (!half || x % 2 == 0) snprintf(v, n, "%d", half ? x / 2 : x);
+    else snprintf(v, n, "%s%d.5", x < 0 ? "-" : "", (x < 0 ? -x : x) / 2);
+}
+
 /* The canonical value of setting k in o (what mnw_opts_set reads back). */
 static void value_of(const mnw_opts *o, size_t k, char *v, size_t n)
 {
     const char *key = rsettings[k].key;
-    if (!strcmp(key, "match")) snprintf(v, n, "%d", o->sc.match);
-    else if (!strcmp(key, "mismatch")) snprintf(v, n, "%d", o->sc.mismatch);
-    else if (!strcmp(key, "gap-open")) snprintf(v, n, "%d", o->sc.gap_open);
-    else if (!strcmp(key, "gap-extend")) snprintf(v, n, "%d", o->sc.gap_extend);
+    const int half = o->sc.half;
+    if (!strcmp(key, "match")) score_str(v, n, o->sc.match, half);
+    else if (!strcmp(key, "mismatch")) score_str(v, n, o->sc.mismatch, half);
+    else if (!strcmp(key, "gap-open")) score_str(v, n, o->sc.gap_open, half);
+    else if (!strcmp(key, "gap-extend")) score_str(v, n, o->sc.gap_extend, half);
     else if (!strcmp(key, "free-end-gaps")) snprintf(v, n, "%s", yes_no(o->sc.free_ends));
     else if (!strcmp(key, "tie-rule")) snprintf(v, n, "%s", mnw_tie_name(o->sc.tie));
     else if (!strcmp(key, "end-gap-open") || !strcmp(key, "end-gap-extend")) {
         if (!o->sc.end_gaps) snprintf(v, n, "none");
-        else snprintf(v, n, "%d", key[8] == 'o' ? o->sc.end_open : o->sc.end_extend);
+        else score_str(v, n, key[8] == 'o' ? o->sc.end_open : o->sc.end_extend, half);
     }
     else if (!strcmp(key, "ambiguity")) snprintf(v, n, "%s", mnw_amb_name(o->sc.amb));
     else if (!strcmp(key, "like")) snprintf(v, n, "%s", mnw_like_name(o->like));
@@ -154,6 +163,7 @@ int mnw_resume_apply(mnw_opts *o, const mnw_bookmark *b, const char *bmpath, mnw
     snprintf(where, sizeof where, "%s", bmpath);
     for (size_t k = 0; k < NRS; k++)
         if (mnw_opts_set(o, rsettings[k].key, bm_value(b, k, ob, sizeof ob), where, e)) return -1;
+    mnw_opts_units(o); /* the scoring from the bookmark's values */
     o->countends = -1; /* the iddef name carries it */
     o->phylip = 0;     /* the outputs list carries it */
     if (!mnw_opts_given(o, "input")) {

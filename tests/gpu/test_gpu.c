@@ -263,7 +263,7 @@ static void prune_checks(const mnw_seqset *S200, int nreal)
     for (int i = 1; i < nb; i++)
         for (int j = 0; j < i; j++) P[x++] = (pr){(uint32_t)i, (uint32_t)j};
     static const char *const defs[] = {"vsearch2", "needle", "vsearch3", "mothur-onegap-noends", "mothur-eachgap-noends"};
-    static const mnw_scoring scs[] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}};
+    static const mnw_scoring scs[] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}};
     static const char *const scn[] = {"default", "affine 12/3", "free end gaps"};
     static const double cuts[] = {0.01, 0.03, 0.10, 0.15};
     uint8_t *dec = malloc((size_t)np), *decq = malloc((size_t)np), *cpr = malloc((size_t)nb);
@@ -473,11 +473,11 @@ int main(void)
      * fits16): linear 4 (48 L) + 2 <= 32767 with L = max(match, 0) + 2 gap =
      * 170; affine 4 (T + 48 L) + 2 = 31,690 with L = 80 + 40 + 2 20, T = 3 40 +
      * 80 + 2 20 + 2 */
-    const mnw_scoring modes[] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},    {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
-                                 {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},    {4, -5, 12, 3, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
-                                 {2, -3, 5, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},      {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0},
-                                 {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0}, {150, -9, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},
-                                 {80, -30, 60, 20, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  {80, -30, 70, 21, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}};
+    const mnw_scoring modes[] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},    {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
+                                 {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},    {4, -5, 12, 3, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
+                                 {2, -3, 5, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},      {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0, 0},
+                                 {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, {150, -9, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
+                                 {80, -30, 60, 20, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  {80, -30, 70, 21, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}};
     const char *mname[] = {"linear",          "affine",
                            "free-end-gaps",   "affine+free-end-gaps",
                            "affine 2/-3/5/2", "--like mothur (1/-1/2, free end gaps, mothur's ambiguity and tie rules)",

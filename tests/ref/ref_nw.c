@@ -52,9 +52,46 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
      * (ties: largest column) or, if strictly better, of the last column
      * (ties: largest row). mothur's tie rule: the last column's unless the
      * last row's is strictly better. */
-    const int mothur = sc->tie == MNW_TIE_MOTHUR;
+    const int mothur = sc->tie == MNW_TIE_MOTHUR, needle = sc->tie == MNW_TIE_NEEDLE;
     int re = m, ce = n;
-    if (sc->free_ends) {
+    int64_t best = AT(H, m, n);
+    int force = 0; /* needle: the end cell's step (0 its own rule, 1 diagonal, 2 I, 3 D) */
+    if (needle && m > 0 && n > 0) {
+        /* needle (score.h MNW_TIE_NEEDLE): the corner's diagonal value if
+         * no worse than the other two; else the last row's (its leftmost
+         * best, 0 standing for the empty alignment at column 0) if no worse
+         * than the last column's (its topmost best, 0 at row 0). A trailing
+         * gap opens only from an aligned column: the diagonal values D. The
+         * end cell's step: needle's walk compares D there with the gap into
+         * it, I in the last row, D in the last column. */
+#define DV(r, c) (AT(H, (r) - 1, (c) - 1) + mnw_sub(sc, a[(r) - 1], b[(c) - 1]))
+        int rb = 0, cb = 0;
+        int64_t rv = 0, cv = 0;
+        for (int c = 1; c < n; c++)
+            if (DV(m, c) > rv) {
+                rv = DV(m, c);
+                rb = c;
+            }
+        for (int r = 1; r < m; r++)
+            if (DV(r, n) > cv) {
+                cv = DV(r, n);
+                cb = r;
+            }
+        const int64_t corner = DV(m, n);
+        if (corner >= rv && corner >= cv) {
+            best = corner;
+            force = 1;
+        } else if (rv >= cv) {
+            ce = rb;
+            best = rv;
+            force = rb == 0 ? 0 : DV(m, rb) >= AT(E, m, rb) ? 1 : 2;
+        } else {
+            re = cb;
+            best = cv;
+            force = cb == 0 ? 0 : DV(cb, n) >= AT(F, cb, n) ? 1 : 3;
+        }
+#undef DV
+    } else if (sc->free_ends) {
         int bc = 0, br = 0;
         for (int c = 0; c <= n; c++)
             if (AT(H, m, c) >= AT(H, m, bc)) bc = c;
@@ -67,35 +104,40 @@ void ref_nw(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, in
             re = br;
             ce = n;
         }
+        best = AT(H, re, ce);
     }
     mnw_aln_clear(out);
-    out->score = (int32_t)AT(H, re, ce);
+    out->score = (int32_t)best;
     /* trailing overhang, then the trace-back proper; built end first */
     mnw_aln_push(out, MNW_OP_I, (uint32_t)(m - re));
     mnw_aln_push(out, MNW_OP_D, (uint32_t)(n - ce));
-    enum { SH, SE, SF } st = SH;
+    enum { SH, SE, SF } st = force == 2 ? SE : force == 3 ? SF : SH;
     int r = re, c = ce;
     while (r > 0 && c > 0) {
         if (st == SH) {
             int64_t d = AT(H, r - 1, c - 1) + mnw_sub(sc, a[r - 1], b[c - 1]);
-            if (AT(H, r, c) == d) {
+            if (AT(H, r, c) == d || force == 1) {
+                force = 0;
                 int same = a[r - 1] == b[c - 1] && mnw_code_is_base(a[r - 1]);
                 mnw_aln_push(out, same ? MNW_OP_EQ : MNW_OP_X, 1);
                 r--;
                 c--;
                 continue;
             }
-            /* mnw: I before D; mothur: D before I */
-            if (mothur) st = AT(H, r, c) == AT(F, r, c) ? SF : SE;
+            /* mnw: I before D; mothur and needle: D before I */
+            if (mothur || needle) st = AT(H, r, c) == AT(F, r, c) ? SF : SE;
             else st = AT(H, r, c) == AT(E, r, c) ? SE : SF;
         }
         if (st == SE) {
-            int ext = AT(E, r - 1, c) - GE_V(c) > AT(H, r - 1, c) - GO_V(c);
+            /* a gap opens on a tie; needle's extends */
+            int64_t x = AT(E, r - 1, c) - GE_V(c), o = AT(H, r - 1, c) - GO_V(c);
+            int ext = needle ? x >= o : x > o;
             mnw_aln_push(out, MNW_OP_I, 1);
             r--;
             st = ext ? SE : SH;
         } else {
-            int ext = AT(F, r, c - 1) - GE_H(r) > AT(H, r, c - 1) - GO_H(r);
+            int64_t x = AT(F, r, c - 1) - GE_H(r), o = AT(H, r, c - 1) - GO_H(r);
+            int ext = needle ? x >= o : x > o;
             mnw_aln_push(out, MNW_OP_D, 1);
             c--;
             st = ext ? SF : SH;

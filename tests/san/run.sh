@@ -85,7 +85,7 @@ skip_default="t_scale.sh t_layers.sh t_submit_props.sh t_shellcheck.sh"
         test_shard t_biopython.sh t_counts.sh t_errors.sh t_gpu_none.sh t_identity_tools.sh t_install.sh
         t_mothur_formats.sh t_mpiio.sh t_outdir.sh t_outputs.sh t_paf.sh t_shard.sh t_shardset.sh t_submit.sh t_topo.sh
         t_verify.sh test_safeio test_util t_plant.sh t_readsafe.sh test_prune t_prune.sh t_prune_opts.sh t_prune_count.sh
-        t_like.sh"
+        t_like.sh t_needle.sh"
 skip_default=$(echo $skip_default)
 export MNW_TEST_SKIP="${MNW_SAN_SKIP-$skip_default}"
 echo "$san ($depth): build-$san, bin-$san/mnw; reports in $reports${MNW_TEST_SKIP:+; skipped: $MNW_TEST_SKIP}"

@@ -104,8 +104,8 @@ refuse "--like vsearch --free-end-gaps" "--like vsearch and --free-end-gaps" --l
 refuse "--like vsearch --iddef mothur-onegap" "--like vsearch and --iddef mothur-onegap" --like vsearch --iddef mothur-onegap
 refuse "--like vsearch --ambiguity mothur" "--like vsearch and --ambiguity mothur" --like vsearch --ambiguity mothur
 refuse "--like vsearch --tie-rule mnw" "--like vsearch and --tie-rule mnw" --like vsearch --tie-rule mnw
-refuse "--like an unknown tool" "like takes mnw, mothur or vsearch, not 'blast'" --like blast
-refuse "--tie-rule an unknown rule" "tie-rule takes mnw, mothur or vsearch, not 'left'" --tie-rule left
+refuse "--like an unknown tool" "like takes mnw, mothur, vsearch or needle, not 'blast'" --like blast
+refuse "--tie-rule an unknown rule" "tie-rule takes mnw, mothur, vsearch or needle, not 'left'" --tie-rule left
 
 # the alignments: the reference aligner's under mothur's tie and ambiguity
 # rules (every pair), each an optimal one (parasail's score, mothur's

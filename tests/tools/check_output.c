@@ -1,7 +1,7 @@
 /* check_output.c - verifies an mnw output directory against its input
  * (tests only). Usage:
  *   check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS
- *                [--parasail] [--ref N] [--tie mothur] [--ambiguity mothur]
+ *                [--parasail] [--ref N] [--tie mothur|needle] [--ambiguity mothur|ednafull] [--half] [--iddef NAME]
  * For every line of pairs.tsv.gz (written with --cigar): the pairs are all
  * there, in k order, with the right ids; the CIGAR consumes both sequences
  * exactly; re-scoring the CIGAR gives the score column; length, matches,
@@ -15,6 +15,7 @@
  * pairs (docs/TESTING.md). --ref N: the first N pairs equal the reference aligner's
  * (score and CIGAR; --tie mothur: under mothur's tie rule). Prints "ok - ..." / "not ok - ..." lines. */
 #include <parasail.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,18 +47,30 @@ static int parse_cigar(const char *s, mnw_aln *a)
 int main(int argc, char **argv)
 {
     if (argc < 8) {
-        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N] [--tie mothur] [--ambiguity mothur]\n");
+        fprintf(stderr, "usage: check_output FASTA PAIRS_TSV_GZ MATCH MISMATCH GAP_OPEN GAP_EXTEND FREE_ENDS [--parasail] [--ref N] [--tie mothur|needle] [--ambiguity mothur|ednafull] [--half] [--iddef NAME]\n");
         return 2;
     }
-    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+    mnw_scoring sc = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
     int use_parasail = 0;
     long nref = 0;
+    mnw_iddef def = MNW_IDDEF_DEFAULT;
     for (int a = 8; a < argc; a++) {
         if (!strcmp(argv[a], "--parasail")) use_parasail = 1;
         else if (!strcmp(argv[a], "--ref") && a + 1 < argc) nref = atol(argv[++a]);
-        else if (!strcmp(argv[a], "--tie") && a + 1 < argc) sc.tie = !strcmp(argv[++a], "mothur") ? MNW_TIE_MOTHUR : MNW_TIE_MNW;
-        else if (!strcmp(argv[a], "--ambiguity") && a + 1 < argc)
-            sc.amb = !strcmp(argv[++a], "mothur") ? MNW_AMB_MOTHUR : MNW_AMB_ZERO;
+        else if (!strcmp(argv[a], "--tie") && a + 1 < argc) {
+            a++;
+            sc.tie = !strcmp(argv[a], "mothur") ? MNW_TIE_MOTHUR : !strcmp(argv[a], "needle") ? MNW_TIE_NEEDLE : MNW_TIE_MNW;
+        } else if (!strcmp(argv[a], "--ambiguity") && a + 1 < argc) {
+            a++;
+            sc.amb = !strcmp(argv[a], "mothur") ? MNW_AMB_MOTHUR : !strcmp(argv[a], "ednafull") ? MNW_AMB_EDNAFULL : MNW_AMB_ZERO;
+        } else if (!strcmp(argv[a], "--iddef") && a + 1 < argc) {
+            if (mnw_iddef_parse(argv[++a], &def)) {
+                fprintf(stderr, "check_output: unknown --iddef %s\n", argv[a]);
+                return 2;
+            }
+        } else if (!strcmp(argv[a], "--half")) {
+            sc.half = 1; /* the scoring's values in half points, the score column value / 2 */
+        }
     }
     mnw_seqset s;
     mnw_seqset_init(&s);
@@ -76,7 +89,6 @@ int main(int argc, char **argv)
         for (int y = 0; y < MNW_NCODES; y++) parasail_matrix_set_value(mx, x, y, mnw_sub(&sc, (uint8_t)x, (uint8_t)y));
     char *letters = malloc(s.n ? s.codes_cap + 1 : 1);
     for (size_t k = 0; k < s.off[s.n]; k++) letters[k] = mnw_letter_of[s.codes[k]];
-    mnw_iddef def = MNW_IDDEF_DEFAULT;
 
     static char line[1 << 20];
     mnw_aln a, r;
@@ -115,7 +127,7 @@ int main(int argc, char **argv)
         }
         const uint8_t *ca = mnw_seq_codes(&s, i), *cb = mnw_seq_codes(&s, j);
         int m = (int)mnw_seq_len(&s, i), n = (int)mnw_seq_len(&s, j);
-        int score = atoi(f[4]);
+        int score = sc.half ? (int)lround(2.0 * atof(f[4])) : atoi(f[4]);
         if (parse_cigar(f[11], &a)) {
             bad_cigar++;
             k++;
@@ -174,7 +186,7 @@ int main(int argc, char **argv)
     REPORT(bad_cigar == 0, "every CIGAR consumes both sequences, = and X as the bases say (%ld bad)", bad_cigar);
     REPORT(bad_score == 0, "every CIGAR re-scores to the score column (%ld differ)", bad_score);
     REPORT(bad_counts == 0, "length/matches/mismatches/gap_opens/gaps agree with every CIGAR (%ld differ)", bad_counts);
-    REPORT(bad_id == 0, "identity column equals vsearch2 of the CIGAR (%ld differ)", bad_id);
+    REPORT(bad_id == 0, "identity column equals %s of the CIGAR (%ld differ)", mnw_iddef_name(&def), bad_id);
     if (use_parasail)
         REPORT(bad_parasail == 0, "every score equals parasail's %s_scan_16 (%ld differ; %ld no-overlap pairs at 0)",
                sc.free_ends ? "sg" : "nw", bad_parasail, no_overlap);

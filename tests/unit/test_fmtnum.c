@@ -325,6 +325,28 @@ static void test_fallback(void)
     T_OK(gn == (size_t)wn && !memcmp(got, want, gn), "precision -1 is %%.0f");
 }
 
+/* scores in half points: value / 2 with one decimal, as EMBOSS prints them */
+static void test_score(void)
+{
+    const struct {
+        int64_t v;
+        int half;
+        const char *want;
+    } c[] = {{42, 0, "42"}, {-7, 0, "-7"}, {84, 1, "42.0"}, {87, 1, "43.5"}, {-1, 1, "-0.5"},
+             {-9, 1, "-4.5"}, {0, 1, "0.0"}, {1, 1, "0.5"}, {INT64_MIN, 1, "-4611686018427387904.0"}};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        char out[MNW_FMT_INT_MAX + 4];
+        size_t n = mnw_fmt_score(out, c[k].v, c[k].half);
+        out[n] = 0;
+        if (strcmp(out, c[k].want)) {
+            bad++;
+            printf("# %lld half %d: \"%s\", want \"%s\"\n", (long long)c[k].v, c[k].half, out, c[k].want);
+        }
+    }
+    T_OK(bad == 0, "mnw_fmt_score: whole points, and half points with one decimal (%d differ)", bad);
+}
+
 int main(void)
 {
     const char *q = getenv("MNW_TEST_QUICK");
@@ -335,5 +357,6 @@ int main(void)
     test_random(quick);
     test_boundaries(quick);
     test_fractions(quick);
+    test_score();
     return t_exit();
 }

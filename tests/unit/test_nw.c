@@ -36,7 +36,15 @@ static void rand_seq(uint8_t *s, int len, int amb, const uint8_t *rel, int rel_l
 static int consistent(const mnw_scoring *sc, const uint8_t *a, int m, const uint8_t *b, int n, const mnw_aln *al)
 {
     int64_t s;
-    return ref_rescore(sc, a, m, b, n, al->ops, al->nops, &s) == 0 && s == al->score;
+    if (ref_rescore(sc, a, m, b, n, al->ops, al->nops, &s)) return 0;
+    if (s == al->score) return 1;
+    /* needle's walk (as EMBOSS's): where the gap into its end cell beats
+     * the cell's diagonal value, the path takes that gap before the free
+     * trailing one, and its value is not the score (re-scored with both
+     * terminal runs free, more) (score.h MNW_TIE_NEEDLE) */
+    if (sc->tie != MNW_TIE_NEEDLE || al->nops < 2) return 0;
+    const uint32_t o1 = al->ops[al->nops - 1] & 3u, o2 = al->ops[al->nops - 2] & 3u;
+    return (o1 == MNW_OP_I && o2 == MNW_OP_D) || (o1 == MNW_OP_D && o2 == MNW_OP_I);
 }
 
 static int same(const mnw_aln *x, const mnw_aln *y)
@@ -53,29 +61,32 @@ typedef struct {
 } variant;
 
 static const mnw_scoring modes[] = {
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* default: linear */
-    {4, -5, 16, 4, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine */
-    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* linear, free end gaps */
-    {2, -3, 5, 2, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},   /* affine, free end gaps */
-    {1, 0, 0, 0, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},    /* degenerate: zero penalties, many ties */
-    {5, -4, 12, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine, cheap extension */
-    {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0}, /* --like mothur: pairwise.seqs' scoring, ambiguity and tie rules */
-    {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0}, /* mothur's rule, end gaps counted */
-    {1, 0, 0, 0, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0},   /* mothur's rule, zero penalties: ties everywhere */
-    {4, -5, 16, 4, 1, MNW_TIE_MNW, MNW_AMB_MOTHUR, 0, 0, 0},  /* mothur's ambiguity rule, affine */
-    {2, -4, 20, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 2, 1},     /* end gaps: vsearch's penalties (affine both) */
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 3, 3},    /* end gaps, linear both */
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 6, 2},    /* end gaps affine, interior linear */
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 0, 0},    /* end gaps that cost nothing */
-    {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 1, 1, 1}, /* end gaps, mothur's rule (linear) */
-    {2, -4, 20, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 1, 2, 1},  /* vsearch's: end gaps, affine, D before I */
-    {4, -5, 16, 4, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0},  /* mothur's rule, affine, free end gaps */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, /* default: linear */
+    {4, -5, 16, 4, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  /* affine */
+    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, /* linear, free end gaps */
+    {2, -3, 5, 2, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},   /* affine, free end gaps */
+    {1, 0, 0, 0, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},    /* degenerate: zero penalties, many ties */
+    {5, -4, 12, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  /* affine, cheap extension */
+    {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0, 0}, /* --like mothur: pairwise.seqs' scoring, ambiguity and tie rules */
+    {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, /* mothur's rule, end gaps counted */
+    {1, 0, 0, 0, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0},   /* mothur's rule, zero penalties: ties everywhere */
+    {4, -5, 16, 4, 1, MNW_TIE_MNW, MNW_AMB_MOTHUR, 0, 0, 0, 0},  /* mothur's ambiguity rule, affine */
+    {2, -4, 20, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 2, 1, 0},     /* end gaps: vsearch's penalties (affine both) */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 3, 3, 0},    /* end gaps, linear both */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 6, 2, 0},    /* end gaps affine, interior linear */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 1, 0, 0, 0},    /* end gaps that cost nothing */
+    {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 1, 1, 1, 0}, /* end gaps, mothur's rule (linear) */
+    {2, -4, 20, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 1, 2, 1, 0},  /* vsearch's: end gaps, affine, D before I */
+    {4, -5, 16, 4, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0},  /* mothur's rule, affine, free end gaps */
+    {10, -8, 20, 1, 1, MNW_TIE_NEEDLE, MNW_AMB_EDNAFULL, 0, 0, 0, 1}, /* --like needle: EDNAFULL, 10/0.5 in half points */
+    {2, -2, 2, 2, 1, MNW_TIE_NEEDLE, MNW_AMB_EDNAFULL, 0, 0, 0, 0},  /* needle's rule, one gap cost: ties everywhere */
+    {4, -5, 12, 1, 1, MNW_TIE_NEEDLE, MNW_AMB_ZERO, 0, 0, 0, 0},    /* needle's rule, mnw's ambiguity scores */
 };
 static const char *mode_name[] = {"linear", "affine", "linear+free-ends", "affine+free-ends", "zero-gap", "affine-cheap-ext",
                                   "mothur", "mothur-rule+end-gaps", "mothur-rule+zero-gap", "mothur-amb+affine+free-ends",
                                   "end-gaps 20/2 2/1", "end-gaps linear 10 3", "end-gaps 10 6/2", "end-gaps 10 0/0",
                                   "end-gaps mothur-rule 2 1", "vsearch 2/-4 20/2 2/1 D-before-I",
-                                  "mothur-rule affine free-ends"};
+                                  "mothur-rule affine free-ends", "needle", "needle-rule 2/-2/2", "needle-rule 4/-5/12/1"};
 
 /* ops as a forward CIGAR-like string ("1D1I") */
 static const char *ops_str(const mnw_aln *al, char *buf, size_t cap)
@@ -189,10 +200,10 @@ int main(void)
         const uint8_t *tp[1] = {b};
         int n[1] = {1};
         struct { mnw_scoring sc; const char *want; } hc[] = {
-            {{4, -5, 1, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, "1D1I"},
-            {{4, -5, 1, 1, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0}, "1I1D"},
-            {{4, -5, 1, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, "1I1D"},
-            {{4, -5, 1, 1, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0}, "1D1I"},
+            {{4, -5, 1, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, "1D1I"},
+            {{4, -5, 1, 1, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, "1I1D"},
+            {{4, -5, 1, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, "1I1D"},
+            {{4, -5, 1, 1, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, "1D1I"},
         };
         for (size_t k = 0; k < sizeof hc / sizeof *hc; k++) {
             char b1[64], b2[64];
@@ -210,8 +221,8 @@ int main(void)
      * alignment by hand: RY against YR, 1/-1/2: two matches (score 2), where
      * the same letter only would make it two mismatches or two gap pairs. */
     {
-        const mnw_scoring let = {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0},
-                          zer = {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0};
+        const mnw_scoring let = {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0, 0},
+                          zer = {1, -1, 2, 2, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0};
         const uint8_t R = mnw_code_of[(unsigned char)'R'], Y = mnw_code_of[(unsigned char)'Y'],
                       N = mnw_code_of[(unsigned char)'N'], A = mnw_code_of[(unsigned char)'A'];
         T_OK(mnw_sub(&let, R, Y) == 1 && mnw_sub(&let, N, N) == 1 && mnw_sub(&let, N, A) == -1 &&
@@ -232,7 +243,7 @@ int main(void)
      * with mothur's scoring some alignments change with the rule (so the
      * tests above would see a kernel that ignored it) */
     {
-        mnw_scoring mo = {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0}, mn = mo;
+        mnw_scoring mo = {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, mn = mo;
         mn.tie = MNW_TIE_MNW;
         int differ = 0, samescore = 1;
         for (int it = 0; it < 100; it++) {
@@ -252,7 +263,7 @@ int main(void)
 
     /* unrelated sequences: no overlap worth having with free end gaps */
     {
-        mnw_scoring sc = {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+        mnw_scoring sc = {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
         memset(qs, 0, 50);
         memset(ts[0], 1, 50);
         const uint8_t *tp[1] = {ts[0]};
@@ -264,7 +275,7 @@ int main(void)
 
     /* scores that overflow int16: the dispatcher must choose 32-bit lanes */
     {
-        mnw_scoring sc = {900, -900, 1000, 1000, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+        mnw_scoring sc = {900, -900, 1000, 1000, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
         int m = 600;
         rand_seq(qs, m, 2, NULL, 0);
         const uint8_t *tp[16];
@@ -284,7 +295,7 @@ int main(void)
         T_OK(bad == 0, "32-bit lanes: 11 large-score pairs identical to the reference (%d differ)", bad);
     }
     {
-        mnw_scoring sc = {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+        mnw_scoring sc = {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
         T_OK(mnw_fits16(&sc, 1700, 1700), "int16 bound accepts 16S lengths (1700 x 1700) at +4/-5/10");
         T_OK(mnw_fits16(&sc, 3000, 3000) == 1, "int16 bound accepts 3000 x 3000 at +4/-5/10");
         T_OK(!mnw_fits16(&sc, 10000, 10000), "int16 bound rejects 10000 x 10000 at +4/-5/10");
@@ -293,7 +304,7 @@ int main(void)
     /* long pair: the widest kernel's direction bits would pass the 256 MB
      * budget, so the dispatcher takes a narrower one; same result */
     {
-        mnw_scoring sc = {1, -1, 2, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+        mnw_scoring sc = {1, -1, 2, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
         int m = 6000, nn = 5900;
         uint8_t *a = malloc((size_t)m), *b = malloc((size_t)nn);
         rand_seq(a, m, 1, NULL, 0);

@@ -21,12 +21,12 @@
 #include "workers/cpu/nw_cpu.h"
 
 static const mnw_scoring modes[] = {
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* the default: linear */
-    {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine */
-    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* linear, free end gaps */
-    {4, -5, 12, 3, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine, free end gaps */
-    {1, -1, 1, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},   /* cheap gaps: many runs, I next to D */
-    {2, -3, 5, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},   /* cheap extension, free end gaps */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, /* the default: linear */
+    {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  /* affine */
+    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, /* linear, free end gaps */
+    {4, -5, 12, 3, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  /* affine, free end gaps */
+    {1, -1, 1, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},   /* cheap gaps: many runs, I next to D */
+    {2, -3, 5, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},   /* cheap extension, free end gaps */
 };
 #define NMODES (sizeof modes / sizeof *modes)
 

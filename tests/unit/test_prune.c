@@ -51,7 +51,7 @@ static uint64_t rnd(uint64_t n)
 
 int main(void)
 {
-    const mnw_scoring scs[3] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {4, -5, 12, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}};
+    const mnw_scoring scs[3] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {4, -5, 12, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}};
     const char *scn[3] = {"linear", "affine", "free end gaps"};
     const double cuts[6] = {-1.0, 0.0, 0.03, 0.10, 0.2, 0.99};
     const char *unf[2] = {NULL, "dist.phylip (a full matrix)"};

@@ -513,7 +513,7 @@ static void check_workers(const mnw_scoring *sc, const char *def, double cutoff,
 {
     mnw_iddef d;
     if (mnw_iddef_parse(def, &d)) abort();
-    mnw_outspec spec = {&S200, d, cutoff, 0, {0}, MNW_CUTOFF_SCOPE_DIST, {0, {0}}};
+    mnw_outspec spec = {&S200, d, cutoff, 0, {0}, MNW_CUTOFF_SCOPE_DIST, {0, {0}}, 0};
     spec.enabled[MNW_OUT_DIST] = 1;
     spec.enabled[MNW_OUT_DISTPLAIN] = 1;
     mnw_eqtab eqt;
@@ -625,7 +625,7 @@ int main(void)
     const int quick = qe && *qe && strcmp(qe, "0");
     if (quick) printf("# MNW_TEST_QUICK: part 2 on the built pairs and the series, default and free end gaps; part 3 once\n");
     const mnw_scoring def = MNW_SCORING_DEFAULT;
-    const mnw_scoring modes[4] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {4, -5, 12, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, {2, -3, 5, 5, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}};
+    const mnw_scoring modes[4] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {4, -5, 12, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, {2, -3, 5, 5, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}};
     const char *mname[4] = {"default", "affine 12/2", "free end gaps", "+2/-3/gap 5"};
 
     double t0 = mnw_now();
@@ -646,7 +646,7 @@ int main(void)
     check_figs("mutation series, mothur-onegap-noends 0.01, +2/-3/gap 5", &SERIES, 1, SERIES.n, &pm, &modes[3], 0);
     check_figs("mutation series, vsearch3 0.03", &SERIES, 1, SERIES.n, &pv3, &def, 0);
     {   /* a score range that needs 32-bit lanes (mismatch -1000) */
-        mnw_scoring big = {1000, -1000, 1000, 1000, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+        mnw_scoring big = {1000, -1000, 1000, 1000, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
         mnw_prune_plan pb = plan_of("vsearch2", &big, 0.03);
         int f16 = mnw_prunec_fits16(&big, 1000, 1500, 1500, 0);
         T_OK(!f16 && mnw_prunec_fits16(&def, 10, 1500, 1500, 0) && mnw_prunec_fits16(&def, 10, 1500, 1100, -400),

@@ -197,7 +197,7 @@ int main(void)
     }
 
     /* 3-5: the guided band and Theorem 2 on real pairs and built ones */
-    const mnw_scoring lin = MNW_SCORING_DEFAULT, aff = {4, -5, 12, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0};
+    const mnw_scoring lin = MNW_SCORING_DEFAULT, aff = {4, -5, 12, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0};
     const uint8_t *g0 = mnw_seq_codes(&S, 0);
     const int n0 = (int)mnw_seq_len(&S, 0);
     uint8_t built[12][2000];

@@ -244,10 +244,10 @@ static int same_aln(const mnw_aln *x, const mnw_aln *y)
 }
 
 static const mnw_scoring modes[] = {
-    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* linear (default) */
-    {4, -5, 10, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine */
-    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0}, /* linear, free end gaps */
-    {4, -5, 10, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0},  /* affine, free end gaps */
+    {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, /* linear (default) */
+    {4, -5, 10, 1, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  /* affine */
+    {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}, /* linear, free end gaps */
+    {4, -5, 10, 1, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  /* affine, free end gaps */
 };
 static const char *mode_name[] = {"linear", "affine", "free-end-gaps", "affine+free-end-gaps"};
 
@@ -280,7 +280,7 @@ int main(void)
     NPAIRS = mnw_npairs(S.n);
     T_OK(S.n == 200 && NPAIRS == 19900, "16s-200: %zu sequences", S.n);
 
-    mnw_outspec spec = {&S, MNW_IDDEF_DEFAULT, -1.0, 1, {1, 1, 1}, MNW_CUTOFF_SCOPE_DIST, {0, {0}}}; /* CIGAR and phylip on */
+    mnw_outspec spec = {&S, MNW_IDDEF_DEFAULT, -1.0, 1, {1, 1, 1}, MNW_CUTOFF_SCOPE_DIST, {0, {0}}, 0}; /* CIGAR and phylip on */
     const uint64_t sizes[] = {1, 7, 333, 5000};
     const char *q = getenv("MNW_TEST_TB_QUICK");
     int quick = q && *q && strcmp(q, "0");
@@ -501,7 +501,7 @@ int main(void)
                 free(bits);
                 /* an odd one: cell (1,1) at bit 5, rows padded by 3 cells, B below A */
                 uint64_t cb = affine ? 4 : 2;
-                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0};
+                mnw_dirview o = {NULL, 5, cb * (uint64_t)(n + 3), cb, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                 bytes = (size_t)((5 + (uint64_t)m * o.row_bits + 7) / 8);
                 bits = calloc(bytes + 1, 1);
                 o.base = bits;
@@ -513,7 +513,7 @@ int main(void)
                  * word (two words with affine gaps), word (tg, c) at
                  * (c - 1 + tg) * nrb + tg */
                 uint64_t W = affine ? 64 : 32, nrb = ((uint64_t)m + 15) / 16;
-                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0, 0, 0, 0, 0, 0};
+                mnw_dirview g = {NULL, 0, (nrb + 1) * W, nrb * W, 0, 1, 32, 4, 2, 0, 0, 0, 0, 0, 0, 0};
                 bytes = (size_t)(((uint64_t)n + nrb) * nrb * W / 8);
                 bits = calloc(bytes + 1, 1);
                 g.base = bits;
@@ -524,7 +524,7 @@ int main(void)
                 /* the same layout for the transposed n x m matrix, read with
                  * r and c swapped (the two-pairs-per-lane kernels) */
                 uint64_t nrbt = ((uint64_t)n + 15) / 16;
-                mnw_dirview gt = {NULL, 0, (nrbt + 1) * W, nrbt * W, 0, 1, 32, 4, 2, 0, 1, 0, 0, 0, 0};
+                mnw_dirview gt = {NULL, 0, (nrbt + 1) * W, nrbt * W, 0, 1, 32, 4, 2, 0, 1, 0, 0, 0, 0, 0};
                 bytes = (size_t)(((uint64_t)m + nrbt) * nrbt * W / 8);
                 bits = calloc(bytes + 1, 1);
                 gt.base = bits;

@@ -69,13 +69,17 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     for (int r = 0; r < m; r++)
         if (slot[q[r]] < 0) slot[q[r]] = nslot++;
 
-    size_t rows_need = (3 + (endg ? 2u : 0u) + (size_t)nslot) * W * sizeof(V_T) + W;
+    /* needle's rule (tie 2, score.h MNW_TIE_NEEDLE): each row's diagonal
+     * values and left gaps are kept (drow, frow) for its end cell */
+    const int nd = tie == 2;
+    size_t rows_need = (3 + (endg ? 2u : 0u) + (nd ? 2u : 0u) + (size_t)nslot) * W * sizeof(V_T) + W;
     mnw_ws_reserve(&ws->rows, &ws->rows_bytes, rows_need);
     V_T *hrow = (V_T *)ws->rows;
     V_T *erow = hrow + W;
     V_T *row1 = erow + W; /* free end gaps, two rows per pass: row r0's H at last columns */
     V_T *vgoc = row1 + W, *vgec = vgoc + (endg ? W : 0); /* end gaps: the vertical gaps' addends per column */
-    V_T *prof = vgec + (endg ? W : 0);
+    V_T *frow = vgec + (endg ? W : 0), *drow = frow + (nd ? W : 0);
+    V_T *prof = drow + (nd ? W : 0);
     S_T *profs = (S_T *)prof;
     for (int k = 0; k < MNW_NCODES; k++) {
         if (slot[k] < 0) continue;
@@ -95,7 +99,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
         for (int l = 0; l < count; l++) islast[nl[l]] = 1;
     }
     DIR_T *dir = (DIR_T *)dirbuf;
-    size_t lc_need = (size_t)LANES * ((size_t)m + 1);
+    size_t lc_need = (size_t)LANES * ((size_t)m + 1) * (nd ? 2u : 1u); /* needle: the last column's F too */
     if (fe && ws->lastcol_n < lc_need) {
         free(ws->lastcol);
         ws->lastcol = mnw_xmalloc(lc_need * sizeof(int32_t));
@@ -105,6 +109,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     const S_T go = (S_T)sc->gap_open, ge = (S_T)sc->gap_extend;
     const V_T vgo = V_SET1((S_T)-go), vge = V_SET1((S_T)-ge);
     const V_T vneg = V_SET1((S_T)V_NEG);
+    const V_T vone = V_SET1((S_T)1);
     /* end gaps: the last row's horizontal addends, each column's vertical ones */
     const V_T vgoe = V_SET1((S_T)-sc->end_open), vgee = V_SET1((S_T)-sc->end_extend);
     if (endg)
@@ -126,7 +131,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
         for (int l = 0; l < LANES; l++) ws->lastcol[(size_t)l * (m + 1)] = 0;
 
     int r0 = 1;
-    if (!affine) {
+    if (!affine && !nd) {
         /* Linear gaps: two rows per pass, so row r's H stays in a register
          * for row r+1 and the H row is loaded and stored once per two rows.
          * Same recurrence and bits. With free end gaps row r's H is kept
@@ -171,7 +176,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
             }
         }
     }
-    if (affine) {
+    if (affine && !nd) {
         /* Affine gaps: two rows per pass as above; row r's H and E feed row
          * r+1 from registers. */
         for (; r0 + 1 <= m; r0 += 2) {
@@ -256,14 +261,27 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
                 V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
                 V_T h = V_MAX(V_MAX(d, e), f);
                 dr[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h, d), tie ? V_CMPEQ(h, f) : V_CMPEQ(h, e));
-                dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex, eo), V_CMPGT(fx, fo));
+                if (nd) { /* needle: a gap extends on a tie (ex + 1 > eo: ex >= eo) */
+                    dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(V_ADD(ex, vone), eo), V_CMPGT(V_ADD(fx, vone), fo));
+                    V_STORE(&drow[c], d);
+                    V_STORE(&frow[c], f);
+                } else {
+                    dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex, eo), V_CMPGT(fx, fo));
+                }
                 V_STORE(&hrow[c], h);
                 V_STORE(&erow[c], e);
                 hdiag = up;
                 hleft = h;
             }
         }
-        if (fe) {
+        if (nd) { /* needle: the diagonal value and the left gap at each lane's last column */
+            const S_T *ds = (const S_T *)drow, *fs = (const S_T *)frow;
+            int32_t *lf = ws->lastcol + (size_t)LANES * ((size_t)m + 1);
+            for (int l = 0; l < count; l++) {
+                ws->lastcol[(size_t)l * (m + 1) + r] = nl[l] ? ds[(size_t)nl[l] * LANES + l] : 0;
+                lf[(size_t)l * (m + 1) + r] = nl[l] ? fs[(size_t)nl[l] * LANES + l] : 0;
+            }
+        } else if (fe) {
             const S_T *hs = (const S_T *)hrow;
             for (int l = 0; l < count; l++)
                 ws->lastcol[(size_t)l * (m + 1) + r] = hs[(size_t)nl[l] * LANES + l];
@@ -278,7 +296,43 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
         int nn = nl[l];
         int re = m, ce = nn;
         int32_t best = hs[(size_t)nn * LANES + l];
-        if (fe) {
+        uint32_t force = 0; /* needle: the end cell's step (trace_walk.h dfirst) */
+        if (nd && m > 0 && nn > 0) {
+            /* needle (score.h MNW_TIE_NEEDLE; tests/ref/ref_nw.c the same in
+             * plain words): the corner's diagonal value if no worse than the
+             * others; else the last row's leftmost best (0 at column 0: the
+             * empty alignment) if no worse than the last column's topmost
+             * best (0 at row 0); the end cell's step from D against the gap
+             * into it (I in the last row, D in the last column) */
+            const S_T *ds = (const S_T *)drow, *es = (const S_T *)erow;
+            const int32_t *lc = ws->lastcol + (size_t)l * (m + 1);
+            const int32_t *lf = ws->lastcol + (size_t)LANES * ((size_t)m + 1) + (size_t)l * (m + 1);
+            int rb = 0, cb = 0;
+            int32_t rv = 0, cv = 0;
+            for (int c = 1; c < nn; c++)
+                if (ds[(size_t)c * LANES + l] > rv) {
+                    rv = ds[(size_t)c * LANES + l];
+                    rb = c;
+                }
+            for (int r = 1; r < m; r++)
+                if (lc[r] > cv) {
+                    cv = lc[r];
+                    cb = r;
+                }
+            const int32_t corner = ds[(size_t)nn * LANES + l];
+            if (corner >= rv && corner >= cv) {
+                best = corner;
+                force = 1;
+            } else if (rv >= cv) {
+                ce = rb;
+                best = rv;
+                force = rb == 0 ? 0 : rv >= es[(size_t)rb * LANES + l] ? 1 : 2;
+            } else {
+                re = cb;
+                best = cv;
+                force = cb == 0 ? 0 : cv >= lf[cb] ? 1 : 3;
+            }
+        } else if (fe) {
             int bc = 0, br = 0;
             int32_t vbc = hs[l], vbr = ws->lastcol[(size_t)l * (m + 1)];
             for (int c = 0; c <= nn; c++)
@@ -312,9 +366,10 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
         en->v.ext_bit = (uint32_t)wbits;
         en->v.rshift = 0;
         en->v.sub_bits = 0;
-        en->v.b_up = (uint32_t)tie; /* linear: B = up strictly better; affine: B = H == F */
+        en->v.b_up = (uint32_t)(tie != 0); /* linear: B = up strictly better; affine: B = H == F */
         en->v.tr = 0;
         en->v.stream = 0;
+        en->v.dfirst = force;
         en->re = re;
         en->ce = ce;
         en->score = best;
@@ -329,7 +384,9 @@ void MNW_CAT(V_NAME, _dirs)(struct mnw_cpu_ws *ws, const mnw_scoring *sc, const 
                             const uint8_t *const *t, const int *n, int count, void *dirbuf, mnw_tb_end *ends)
 {
     const int tie = sc->tie == MNW_TIE_MOTHUR;
-    if (sc->end_gaps) {
+    if (sc->tie == MNW_TIE_NEEDLE) { /* free end gaps, affine (score.h) */
+        MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 2, 0);
+    } else if (sc->end_gaps) {
         if (tie) MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 1, 1);
         else MNW_CAT(V_NAME, _dirs_tie)(ws, sc, q, m, t, n, count, dirbuf, ends, 0, 1);
     } else if (tie) {

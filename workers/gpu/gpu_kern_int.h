@@ -238,6 +238,7 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
     v.gshift = (uint32_t)mnw_gpu_gshift(affine);
     v.nrb = (uint32_t)nrb;
     v.sstep = mnw_gpu_sstep(n, affine);
+    v.dfirst = 0; /* the end cell's bits (needle's rule is the CPU's only) */
     v.ext_bit = 32;
     v.rshift = 4;
     v.sub_bits = 2;

@@ -71,7 +71,7 @@ typedef struct {
 static inline mnw_dirview mnw_dirview_dense(const void *base, uint64_t base_bit, int n, int affine)
 {
     uint64_t cb = affine ? 4 : 2;
-    mnw_dirview v = {(const uint8_t *)base, base_bit, cb * (uint64_t)(n > 0 ? n : 0), cb, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0};
+    mnw_dirview v = {(const uint8_t *)base, base_bit, cb * (uint64_t)(n > 0 ? n : 0), cb, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     return v;
 }
 

@@ -74,6 +74,8 @@ typedef struct {
     uint32_t gshift;   /* streamed: steps per group = 2^gshift */
     uint32_t nrb;      /* streamed: row blocks of the (transposed) matrix */
     uint32_t sstep;    /* streamed: steps per stripe (a multiple of 2^gshift) */
+    uint32_t dfirst;   /* the end cell's step whatever its bits say (needle's rule, score.h
+                          MNW_TIE_NEEDLE): 0 its bits, 1 the diagonal, 2 I (into E), 3 D (into F) */
 } mnw_dirview;
 
 /* Bit number of bit A of cell (r, c). */
@@ -186,11 +188,13 @@ MNW_TB_HD void mnw_tbw_core(const mnw_dirview *v, int affine, int re, int ce, co
     const uint8_t *base = v->base;
     const uint64_t ob = (uint64_t)v->b_bit - v->a_bit; /* mod 2^64: B may lie below A */
     const uint64_t ox = v->ext_bit;
-    int st = 0; /* affine state: 0 = H, 1 = E (I), 2 = F (D) */
+    int st = v->dfirst >= 2 ? (int)v->dfirst - 1 : 0; /* affine state: 0 = H, 1 = E (I), 2 = F (D) */
+    int diag = v->dfirst == 1; /* the end cell's own step is the diagonal */
     while (r > 0 && c > 0) {
         uint64_t p = mnw_dirview_pos(v, r, c);
         uint32_t op;
-        if (st == 0 && mnw_tbw_bit(base, p)) {
+        if (st == 0 && (diag || mnw_tbw_bit(base, p))) {
+            diag = 0;
             uint8_t x = a[r - 1], y = b[c - 1];
             op = (x == y && x < 4) ? MNW_TBW_EQ : MNW_TBW_X;
             if (op == MNW_TBW_X && !k->runs) k->f->eq += (k->eqt->row[x] >> y) & 1u;
