@@ -46,6 +46,8 @@
  * last row too (that row's vgoh, vgeh). V_GOV(c), V_GEV(c): the vertical
  * gap's open / extend addend at column c. */
 #define V_BGT(left, up) (tie ? V_CMPGT((up), (left)) : V_CMPGT((left), (up)))
+/* an extension bit: strictly better than opening; needle's rule: at least as good (x + 1 > o) */
+#define V_EXT(x, o) (nd ? V_CMPGT(V_ADD((x), vone), (o)) : V_CMPGT((x), (o)))
 #define V_GOV(c) (endg ? V_LOAD(&vgoc[c]) : vgo)
 #define V_GEV(c) (endg ? V_LOAD(&vgec[c]) : vge)
 static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
@@ -69,17 +71,20 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
     for (int r = 0; r < m; r++)
         if (slot[q[r]] < 0) slot[q[r]] = nslot++;
 
-    /* needle's rule (tie 2, score.h MNW_TIE_NEEDLE): each row's diagonal
-     * values and left gaps are kept (drow, frow) for its end cell */
+    /* needle's rule (tie 2, score.h MNW_TIE_NEEDLE): the diagonal values
+     * and left gaps at the lanes' last columns, and the last row's
+     * diagonal values, are kept (drow, frow; drow1, frow1 for the first
+     * row of a two-row pass) for the end cell */
     const int nd = tie == 2;
-    size_t rows_need = (3 + (endg ? 2u : 0u) + (nd ? 2u : 0u) + (size_t)nslot) * W * sizeof(V_T) + W;
+    size_t rows_need = (3 + (endg ? 2u : 0u) + (nd ? 4u : 0u) + (size_t)nslot) * W * sizeof(V_T) + W;
     mnw_ws_reserve(&ws->rows, &ws->rows_bytes, rows_need);
     V_T *hrow = (V_T *)ws->rows;
     V_T *erow = hrow + W;
     V_T *row1 = erow + W; /* free end gaps, two rows per pass: row r0's H at last columns */
     V_T *vgoc = row1 + W, *vgec = vgoc + (endg ? W : 0); /* end gaps: the vertical gaps' addends per column */
     V_T *frow = vgec + (endg ? W : 0), *drow = frow + (nd ? W : 0);
-    V_T *prof = drow + (nd ? W : 0);
+    V_T *frow1 = drow + (nd ? W : 0), *drow1 = frow1 + (nd ? W : 0);
+    V_T *prof = drow1 + (nd ? W : 0);
     S_T *profs = (S_T *)prof;
     for (int k = 0; k < MNW_NCODES; k++) {
         if (slot[k] < 0) continue;
@@ -176,7 +181,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
             }
         }
     }
-    if (affine && !nd) {
+    if (affine) {
         /* Affine gaps: two rows per pass as above; row r's H and E feed row
          * r+1 from registers. */
         for (; r0 + 1 <= m; r0 += 2) {
@@ -188,6 +193,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
             V_STORE(&hrow[0], hleft2);
             V_T hdiag2 = hleft1;
             const V_T vgoh2 = endg && r0 + 1 == m ? vgoe : vgo, vgeh2 = endg && r0 + 1 == m ? vgee : vge;
+            const int lastr2 = r0 + 1 == m;
             V_T f1 = vneg, f2 = vneg;
             DIR_T *dr1 = dir + (size_t)(r0 - 1) * maxn * 2;
             DIR_T *dr2 = dr1 + (size_t)maxn * 2;
@@ -200,8 +206,12 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
                 V_T d1 = V_ADD(hdiag1, V_LOAD(&pr1[c]));
                 V_T h1 = V_MAX(V_MAX(d1, e1), f1);
                 dr1[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h1, d1), tie ? V_CMPEQ(h1, f1) : V_CMPEQ(h1, e1));
-                dr1[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex1, eo1), V_CMPGT(fx1, fo1));
+                dr1[2 * (c - 1) + 1] = V_DIRBITS(V_EXT(ex1, eo1), V_EXT(fx1, fo1));
                 if (fe && islast[c]) V_STORE(&row1[c], h1);
+                if (nd && islast[c]) {
+                    V_STORE(&drow1[c], d1);
+                    V_STORE(&frow1[c], f1);
+                }
                 hdiag1 = up1;
                 hleft1 = h1;
                 V_T eo2 = V_ADD(h1, V_GOV(c)), ex2 = V_ADD(e1, V_GEV(c));
@@ -211,13 +221,28 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
                 V_T d2 = V_ADD(hdiag2, V_LOAD(&pr2[c]));
                 V_T h2 = V_MAX(V_MAX(d2, e2), f2);
                 dr2[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h2, d2), tie ? V_CMPEQ(h2, f2) : V_CMPEQ(h2, e2));
-                dr2[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex2, eo2), V_CMPGT(fx2, fo2));
+                dr2[2 * (c - 1) + 1] = V_DIRBITS(V_EXT(ex2, eo2), V_EXT(fx2, fo2));
+                if (nd && (lastr2 || islast[c])) {
+                    V_STORE(&drow[c], d2);
+                    V_STORE(&frow[c], f2);
+                }
                 hdiag2 = h1;
                 hleft2 = h2;
                 V_STORE(&hrow[c], h2);
                 V_STORE(&erow[c], e2);
             }
-            if (fe) { /* H of both rows at each lane's last column */
+            if (nd) { /* needle: both rows' diagonal values and left gaps at each lane's last column */
+                const S_T *d1s = (const S_T *)drow1, *f1s = (const S_T *)frow1;
+                const S_T *d2s = (const S_T *)drow, *f2s = (const S_T *)frow;
+                int32_t *lf = ws->lastcol + (size_t)LANES * ((size_t)m + 1);
+                for (int l = 0; l < count; l++) {
+                    const size_t at = (size_t)nl[l] * LANES + (size_t)l, o = (size_t)l * (m + 1) + r0;
+                    ws->lastcol[o] = nl[l] ? d1s[at] : 0;
+                    lf[o] = nl[l] ? f1s[at] : 0;
+                    ws->lastcol[o + 1] = nl[l] ? d2s[at] : 0;
+                    lf[o + 1] = nl[l] ? f2s[at] : 0;
+                }
+            } else if (fe) { /* H of both rows at each lane's last column */
                 const S_T *h1s = (const S_T *)row1, *h2s = (const S_T *)hrow;
                 for (int l = 0; l < count; l++) {
                     size_t at = (size_t)nl[l] * LANES + (size_t)l;
@@ -261,12 +286,10 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
                 V_T d = V_ADD(hdiag, V_LOAD(&pr[c]));
                 V_T h = V_MAX(V_MAX(d, e), f);
                 dr[2 * (c - 1)] = V_DIRBITS(V_CMPEQ(h, d), tie ? V_CMPEQ(h, f) : V_CMPEQ(h, e));
-                if (nd) { /* needle: a gap extends on a tie (ex + 1 > eo: ex >= eo) */
-                    dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(V_ADD(ex, vone), eo), V_CMPGT(V_ADD(fx, vone), fo));
+                dr[2 * (c - 1) + 1] = V_DIRBITS(V_EXT(ex, eo), V_EXT(fx, fo));
+                if (nd && (r == m || islast[c])) {
                     V_STORE(&drow[c], d);
                     V_STORE(&frow[c], f);
-                } else {
-                    dr[2 * (c - 1) + 1] = V_DIRBITS(V_CMPGT(ex, eo), V_CMPGT(fx, fo));
                 }
                 V_STORE(&hrow[c], h);
                 V_STORE(&erow[c], e);
@@ -377,6 +400,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
 }
 
 #undef V_BGT
+#undef V_EXT
 #undef V_GOV
 #undef V_GEV
 
