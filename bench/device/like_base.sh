@@ -6,11 +6,13 @@
 # trace-back and score-only, with and without free end gaps, 400,000 pairs
 # of 16s-2k), and the SASS of the two-per-lane kernels' inner loops
 # (cuobjdump, bench/sass_loops.py).
-#   bash bench/device/like_base.sh COMMIT   (the baseline commit; writes $OUT/like_base.txt)
+#   bash bench/device/like_base.sh COMMIT [linear|affine]   (the baseline commit, the gaps
+#   (default linear); writes $OUT/like_base.txt)
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 bench_cuda
 base_commit=${1:?baseline commit}
+gaps=${2:-linear} # linear or affine: which default kernels are compared
 res=$OUT/like_base.txt
 bench_machine >"$res"
 B=bench/tmp/base
@@ -26,14 +28,16 @@ for fe in 0 1; do
             bin=build/bench/bench_gpu
             [ $t = base ] && bin=$B/build/bench/bench_gpu
             echo "== $t rep $rep --free-ends $fe" >>"$res"
-            $bin devdata/16s-2k.fa.gz --pairs 400000 --gaps linear --tb device,score --kernels auto --free-ends $fe \
-                --cpu-pairs 0 --rodinia-pairs 0 --reps 2 2>&1 | grep -E "^linear +auto" >>"$res"
+            $bin devdata/16s-2k.fa.gz --pairs 400000 --gaps "$gaps" --tb device,score --kernels auto --free-ends $fe \
+                --cpu-pairs 0 --rodinia-pairs 0 --reps 2 2>&1 | grep -E "^$gaps +auto" >>"$res"
         done
     done
 done
 cuobjdump -sass build/workers/gpu/gpu_kernels.o >bench/tmp/new.sass
 cuobjdump -sass $B/build/workers/gpu/gpu_kernels.o >bench/tmp/base.sass
-for k in 'dscan2ILb0ELb0ELb1ELb1E' 'dscan2ILb0ELb1ELb1ELb1E' 'dscan2ILb0ELb0ELb1ELb0E'; do
+a=0
+[ "$gaps" = affine ] && a=1
+for k in "dscan2ILb${a}ELb0ELb1ELb1E" "dscan2ILb${a}ELb1ELb1ELb1E" "dscan2ILb${a}ELb0ELb1ELb0E"; do
     for t in base new; do
         echo "== SASS $t $k (the largest loop)" >>"$res"
         python3 bench/sass_loops.py bench/tmp/$t.sass "$k" 1 >>"$res" 2>&1

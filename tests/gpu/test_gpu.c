@@ -476,15 +476,18 @@ int main(void)
     const mnw_scoring modes[] = {{4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},    {4, -5, 12, 3, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
                                  {4, -5, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},    {4, -5, 12, 3, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
                                  {2, -3, 5, 2, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},      {1, -1, 2, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0, 0},
-                                 {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, {150, -9, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
+                                 {4, -5, 10, 10, 0, MNW_TIE_MOTHUR, MNW_AMB_ZERO, 0, 0, 0, 0}, {2, -3, 5, 2, 1, MNW_TIE_MOTHUR, MNW_AMB_MOTHUR, 0, 0, 0, 0},
+                                 {150, -9, 10, 10, 1, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},
                                  {80, -30, 60, 20, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0},  {80, -30, 70, 21, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}};
     const char *mname[] = {"linear",          "affine",
                            "free-end-gaps",   "affine+free-end-gaps",
                            "affine 2/-3/5/2", "--like mothur (1/-1/2, free end gaps, mothur's ambiguity and tie rules)",
-                           "mothur's tie rule, linear 4/-5/10", "free-end-gaps 150/-9/10 (16-bit bound)",
+                           "mothur's tie rule, linear 4/-5/10",
+                           "affine 2/-3/5/2, free end gaps, D before I, mothur's ambiguity rule",
+                           "free-end-gaps 150/-9/10 (16-bit bound)",
                            "affine 80/-30/60/20 (16-bit bound)", "affine 80/-30/70/21 (past the bound: 32-bit lanes)"};
-    const size_t bound = 7; /* the modes from here: at the two-per-lane bound */
-    const size_t past = 9; /* 4 (T + 48 L) + 2 = 33,918 */
+    const size_t bound = 8; /* the modes from here: at the two-per-lane bound */
+    const size_t past = 10; /* 4 (T + 48 L) + 2 = 33,918 */
     mnw_cpu_ws *ws = mnw_cpu_ws_new();
     mnw_aln *ref = calloc((size_t)np, sizeof *ref), *got = calloc((size_t)np, sizeof *got);
     int *refused = calloc((size_t)np, sizeof *refused);

@@ -394,12 +394,14 @@ extern "C" mnw_gpu *mnw_gpu_open(int dev, const mnw_seqset *seqs, const mnw_scor
     g->ks.ge = sc->gap_extend;
     g->ks.affine = mnw_scoring_affine(sc);
     g->ks.free_ends = sc->free_ends;
-    /* mothur's tie rule: linear gaps only (mnw_scoring_check refuses it
-     * with affine ones); the kept tag T = 1 - tie (gpu_kern_int.h) */
-    g->ks.tie = (sc->tie == MNW_TIE_MOTHUR && !g->ks.affine) ? 1 : 0;
+    /* mothur's (and vsearch's) tie rule, D before I: linear kernels keep
+     * the tag T = 1 - tie, affine ones swap the tags of E^ and F^
+     * (gpu_kern_int.h) */
+    g->ks.tie = sc->tie == MNW_TIE_MOTHUR ? 1 : 0;
+    const int lin_tie = g->ks.tie && !g->ks.affine;
     g->ks.mask2 = 0xfffcfffcu;
-    g->ks.one2 = g->ks.tie ? 0u : 0x00010001u;
-    g->ks.lt2 = g->ks.tie ? 0x00010001u : 0xffffffffu;
+    g->ks.one2 = lin_tie ? 0u : 0x00010001u; /* H^'s tag: T (linear), 1 (affine) */
+    g->ks.lt2 = lin_tie ? 0x00010001u : 0xffffffffu;
     g->ks.ambn = sc->amb == MNW_AMB_MOTHUR;
     if (g->o.score_only) g->o.traceback_device = 1; /* nothing to copy back but the ends */
     g->pack2 = g->o.two_per_lane && fits16(&g->ks);

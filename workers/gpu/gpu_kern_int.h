@@ -112,12 +112,14 @@ typedef struct {
      * fold, so the two-per-lane cell keeps (r & mask) | one as one 3-register
      * LOP3 (gpu_pack2_int.cuh) */
     uint32_t mask2, one2;
-    /* the tie rule (score.h): 1 for mothur's (linear gaps only, 0 with
-     * affine ones). Linear kernels keep their values with the tag T = 1 -
-     * tie and give the left gap T - (1 - T) = 1 - 2 T: so the candidate that
-     * wins a tie between the gaps, the larger tag, is up (I) under mnw's
-     * rule and left (D) under mothur's (gpu_kernels_int.cuh, block_col_lin).
-     * lt2: 1 - 2 T in each 16-bit half (gpu_pack2_int.cuh, block_col2). */
+    /* the tie rule (score.h): 1 for mothur's and vsearch's (D before I).
+     * Linear kernels keep their values with the tag T = 1 - tie and give
+     * the left gap T - (1 - T) = 1 - 2 T: so the candidate that wins a tie
+     * between the gaps, the larger tag, is up (I) under mnw's rule and left
+     * (D) under mothur's (gpu_kernels_int.cuh, block_col_lin). lt2: 1 - 2 T
+     * in each 16-bit half (gpu_pack2_int.cuh, block_col2). Affine kernels
+     * (EXT) swap the tags E^ and F^ keep (kdbi: F^ 1, E^ 0), so F (D) wins
+     * a tie with E (I); H^ keeps tag 1 (one2 0x00010001). */
     int32_t tie;
     uint32_t lt2;
     /* ambiguity codes scored as mothur scores them (score.h
@@ -231,7 +233,7 @@ MNW_GPU_HD mnw_dirview mnw_gpu_view(const void *base, int m, int n, int affine, 
      * word */
     v.a_bit = 1;
     v.b_bit = 0;
-    v.b_up = affine ? 0 : (tie ? 0 : 1);
+    v.b_up = affine ? (tie ? 1 : 0) : (tie ? 0 : 1); /* affine, D before I: tag 1 is F (D) */
     v.tr = (uint32_t)tr;
     /* the two-pairs-per-lane kernels (tr) write the streamed layout */
     v.stream = (uint32_t)tr;

@@ -89,6 +89,15 @@ __device__ __forceinline__ int ktag(const mnw_gpu_kscore &s)
     return (AFF || !EXT) ? 1 : 1 - s.tie;
 }
 
+/* affine gaps, D before I (mothur's and vsearch's rule with affine gaps,
+ * EXT only): F^ (the left gap, D) keeps the tag E^ keeps otherwise, so F
+ * wins a tie with E (block_col_aff, block_col2a) */
+template <bool AFF, bool EXT>
+__device__ __forceinline__ int kdbi(const mnw_gpu_kscore &s)
+{
+    return (AFF && EXT) ? s.tie : 0;
+}
+
 /* ambiguity codes scored as mothur scores them (EXT only; score.h
  * MNW_AMB_MOTHUR): two ambiguity codes a match, one against a base a
  * mismatch. Only the profile's values change (rows_init): every ambiguity
@@ -231,7 +240,7 @@ __device__ __forceinline__ void block_col_lin(Rows &R, const int4 *pb, int diag,
  * above at this column, pb = the profile at the column's base. Out: up /
  * ue = those of the block's bottom row. cw = -4 o + 1, cv = -4 o. */
 __device__ __forceinline__ void block_col_aff(Rows &R, const int4 *pb, int diag, int &up, int &ue, int cw, int cv,
-                                              uint32_t &w0, uint32_t &w1)
+                                              uint32_t &w0, uint32_t &w1, int te, int tf)
 {
     w0 = 0;
     w1 = 0xffffffffu; /* 3 per row, less 2 open_E + open_F */
@@ -242,10 +251,10 @@ __device__ __forceinline__ void block_col_aff(Rows &R, const int4 *pb, int diag,
 #pragma unroll
         for (int t = 0; t < 4; t++) {
             const int k = 4 * q + t;
-            const int er = addmax(up, cw, ue);        /* E: open (tag 2) or extend (1) */
-            const int en = (er & ~3) | 1;             /* E^: tag 1 */
-            const int fr = addmax(R.H[k], cv, R.F[k]); /* F: open (tag 1) or extend (0) */
-            const int fn = fr & ~3;                   /* F^: tag 0 */
+            const int er = addmax(up, cw, ue);        /* E: open (tag te + 1) or extend (te) */
+            const int en = (er & ~3) | te;            /* E^: tag te (1; D before I: 0) */
+            const int fr = addmax(R.H[k], cv, R.F[k]); /* F: open (tag tf + 1) or extend (tf) */
+            const int fn = (fr & ~3) | tf;            /* F^: tag tf (0; D before I: 1) */
             /* diag + S against F first, off the chain of up and ue */
             const int r = max(addmax(diag, S[t], fn), en);
             w0 += (uint32_t)(r & 3) << (2 * k);
@@ -372,7 +381,11 @@ __global__ void __launch_bounds__(128)
     uint32_t *dw = (uint32_t *)(var + P.dir);
     uint2 *dw2 = (uint2 *)(var + P.dir);
     /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
-    const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
+    /* affine: E^ and F^ keep tags te and tf (1 and 0: E, I, wins a tie
+     * with F; D before I, EXT kernels under sc.tie: 0 and 1), their
+     * openings -4 o + 1 + t (block_col_aff) */
+    const int tf = kdbi<AFF, EXT>(sc), te = 1 - tf;
+    const int cw = -4 * (sc.go - sc.ge) + te, cv = -4 * (sc.go - sc.ge) + tf;
     /* linear: the kept tag and the left gap's add (block_col_lin) */
     const int T = ktag<AFF, EXT>(sc), lt = 1 - 2 * T;
 
@@ -422,7 +435,7 @@ __global__ void __launch_bounds__(128)
             if (c < 1 || c > n) continue;
             int up = inH, ue = inE;
             uint32_t w0, w1 = 0;
-            if constexpr (AFF) block_col_aff(R, myprof + 4 * inB * PT, diag0, up, ue, cw, cv, w0, w1);
+            if constexpr (AFF) block_col_aff(R, myprof + 4 * inB * PT, diag0, up, ue, cw, cv, w0, w1, te, tf);
             else block_col_lin(R, myprof + 4 * inB * PT, diag0, up, w0, lt, T);
             diag0 = inH;
             upH = up;
@@ -446,7 +459,7 @@ __global__ void __launch_bounds__(128)
     if (FE) lastcol_best(E);
     int hmn = __shfl_sync(FULL, E.hmn, olane);
     int rv = __shfl_sync(FULL, E.lrv, olane), rc = __shfl_sync(FULL, E.lrc, olane);
-    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr, (AFF || !EXT) ? 0 : sc.tie);
+    if (lane == 0) ends[p] = end_of<FE>(m, n, hmn, rv, rc, E.lcv, E.lcr, EXT ? sc.tie : 0);
 }
 
 /* 4 bases from b[0..3] (any alignment; the buffer has 8 bytes of slack) */
@@ -475,7 +488,11 @@ __global__ void __launch_bounds__(128)
     int4 *bE = bH + nc4 / 4;
     uint4 *dw = (uint4 *)(var + P.dir);
     /* affine: the openings of E^ and F^ with their tags (block_col_aff) */
-    const int cw = -4 * (sc.go - sc.ge) + 1, cv = -4 * (sc.go - sc.ge);
+    /* affine: E^ and F^ keep tags te and tf (1 and 0: E, I, wins a tie
+     * with F; D before I, EXT kernels under sc.tie: 0 and 1), their
+     * openings -4 o + 1 + t (block_col_aff) */
+    const int tf = kdbi<AFF, EXT>(sc), te = 1 - tf;
+    const int cw = -4 * (sc.go - sc.ge) + te, cv = -4 * (sc.go - sc.ge) + tf;
     /* linear: the kept tag and the left gap's add (block_col_lin) */
     const int T = ktag<AFF, EXT>(sc), lt = 1 - 2 * T;
     const int mtg = (m - 1) / RB, mk = (m - 1) % RB;
@@ -512,7 +529,7 @@ __global__ void __launch_bounds__(128)
                 const int b = c <= n ? min((int)((b4 >> (8 * t)) & 0xffu), 4) : 4;
                 const int above = ua[t];
                 w1[t] = 0;
-                if constexpr (AFF) block_col_aff(R, myprof + 4 * b * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t]);
+                if constexpr (AFF) block_col_aff(R, myprof + 4 * b * PT, diag, ua[t], ea[t], cw, cv, w0[t], w1[t], te, tf);
                 else block_col_lin(R, myprof + 4 * b * PT, diag, ua[t], w0[t], lt, T);
                 diag = above;
                 if (c <= n) ends_col<AFF, FE>(E, R, c, n, own, mk, r0, m, goff<AFF>(sc));
@@ -532,7 +549,7 @@ __global__ void __launch_bounds__(128)
             }
         }
     }
-    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr, (AFF || !EXT) ? 0 : sc.tie);
+    ends[p] = end_of<FE>(m, n, E.hmn, E.lrv, E.lrc, E.lcv, E.lcr, EXT ? sc.tie : 0);
 }
 
 __global__ void trace(const mnw_gpu_kpair *__restrict__ pairs, int np, const uint8_t *__restrict__ codes, int affine,

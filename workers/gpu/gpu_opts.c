@@ -29,7 +29,6 @@ void mnw_gpu_opts_default(mnw_gpu_opts *o)
 const char *mnw_gpu_scoring_unsupported(const mnw_scoring *sc)
 {
     if (sc->end_gaps) return "terminal gap penalties (--end-gap-open/--end-gap-extend)";
-    if (sc->tie == MNW_TIE_MOTHUR && mnw_scoring_affine(sc)) return "mothur's tie rule with affine gaps";
     if (sc->tie == MNW_TIE_NEEDLE) return "needle's tie rule (--tie-rule needle)";
     if (sc->amb == MNW_AMB_EDNAFULL) return "EDNAFULL's ambiguity scores (--ambiguity ednafull)";
     return NULL;

@@ -209,7 +209,7 @@ __device__ __forceinline__ void block_col2(uint32_t *H, const int4 *pb, uint32_t
  * in each half (o = open - extend). */
 __device__ __forceinline__ void block_col2a(uint32_t *H, uint32_t *Wg, const int4 *pb, uint32_t diag, uint32_t &up,
                                             uint32_t &uv, uint32_t *a0, uint32_t *a1, uint32_t mask, uint32_t one,
-                                            uint32_t cw, uint32_t cv)
+                                            uint32_t cw, uint32_t cv, uint32_t onew, uint32_t onev)
 {
     a0[0] = a0[1] = 0x55555555u; /* sum of 4^k, k < 8, in each half */
     a1[0] = a1[1] = 0xffffffffu; /* sum of 3 4^k */
@@ -221,10 +221,10 @@ __device__ __forceinline__ void block_col2a(uint32_t *H, uint32_t *Wg, const int
         for (int t = 0; t < 4; t++) {
             const int k = 4 * q + t;
             const uint32_t m4 = 1u << (2 * (k & 7));
-            const uint32_t vr = addmax2(up, cv, uv);     /* V: open (tag 1) or extend (0) */
-            const uint32_t vn = vr & mask;               /* V^: tag 0 */
-            const uint32_t wr = addmax2(H[k], cw, Wg[k]); /* W: open (tag 2) or extend (1) */
-            const uint32_t wn = (wr & mask) | one;       /* W^: tag 1 */
+            const uint32_t vr = addmax2(up, cv, uv);     /* V: open (tag tv + 1) or extend (tv) */
+            const uint32_t vn = (vr & mask) | onev;      /* V^: tag tv (0; D before I: 1) */
+            const uint32_t wr = addmax2(H[k], cw, Wg[k]); /* W: open (tag tw + 1) or extend (tw) */
+            const uint32_t wn = (wr & mask) | onew;      /* W^: tag tw (1; D before I: 0) */
             /* diag + S against W first, off the chain of up and uv */
             const uint32_t r = max2(addmax2(diag, S[t], wn), vn);
             const uint32_t nv = (r & mask) | one;
@@ -325,7 +325,7 @@ __device__ __forceinline__ void fetch2(int s0, int lane, int n, int sp, const mn
         b = min((int)C[c - 1], 4);
         if (sp == 0) {
             h0 = h1 = edge<AFF, EXT>(sc, c);
-            if (AFF) v0 = v1 = gedge2(sc, c, 0);
+            if (AFF) v0 = v1 = gedge2(sc, c, kdbi<AFF, EXT>(sc));
         } else {
             h0 = rd0[c];
             h1 = rd1[c];
@@ -372,7 +372,12 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
      * tags), and the value the diagonal input takes at a rebase, 4 T + 1
      * (linear: 1), T = 3 o + max(match, 0) + 2 ge + 2 (docs/GPU.md) */
     const int o = sc.go - sc.ge;
-    const uint32_t cw = pack2(-4 * o + 1, -4 * o + 1), cv = pack2(-4 * o, -4 * o);
+    /* D before I (EXT, sc.tie): V (the pair's left gap, D) keeps tag 1 and
+     * W (its up gap, I) tag 0, so V wins a tie with W; the openings one
+     * above (block_col2a) */
+    const int tv = kdbi<AFF, EXT>(sc), tw = 1 - tv;
+    const uint32_t cw = pack2(-4 * o + tw, -4 * o + tw), cv = pack2(-4 * o + tv, -4 * o + tv);
+    const uint32_t onew = tw ? sc.one2 : 0u, onev = tv ? sc.one2 : 0u;
     const int T = ktag<AFF, EXT>(sc); /* the kept tag (linear: 0 under mothur's tie rule) */
     const bool ambn = kambn<EXT>(sc);
     const int tb = AFF ? 4 * (3 * o + max(sc.match, 0) + 2 * sc.ge + 2) + 1 : T;
@@ -407,7 +412,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
             const int h = edge<AFF, EXT>(sc, r0 + k) - e0;
             H[k] = pack2(h, h);
             if (AFF) {
-                const int wv = gedge2(sc, r0 + k, 1) - e0;
+                const int wv = gedge2(sc, r0 + k, tw) - e0;
                 Wg[k] = pack2(wv, wv);
             }
         }
@@ -498,7 +503,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
                     uint32_t up = inH, uv = inV;
                     if constexpr (AFF) {
                         uint32_t a0[2], a1[2];
-                        block_col2a(H, Wg, myprof + 4 * inB * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv);
+                        block_col2a(H, Wg, myprof + 4 * inB * PT, diag0, up, uv, a0, a1, sc.mask2, sc.one2, cw, cv, onew, onev);
                         g0[2 * u] = words_lo(a0);
                         g0[2 * u + 1] = words_lo(a1);
                         g1[2 * u] = words_hi(a0);
@@ -546,7 +551,7 @@ __global__ void __launch_bounds__(128, (AFF || (FE && DIRS)) ? MNW_GPU_PACK2_BLO
             /* in the pair's frame the kernel's last column (E.lcv at row
              * E.lcr) is the last row, the kernel's last row (rv at column rc)
              * the last column: end_of with them, the pair's m = n rows */
-            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc, (AFF || !EXT) ? 0 : sc.tie);
+            ends[h ? p1 : p0] = end_of<FE>(n, h ? m1 : m0, hmn, E.lcv, E.lcr, rv, rc, EXT ? sc.tie : 0);
     }
 }
 
