@@ -43,7 +43,7 @@ expect_fail "gzip followed by plain text (tests/data/bad)" "$BAD/gzip_then_text.
 expect_fail "fewer than 2 sequences" "$BAD/one_seq.fa: 1 sequence; all-against-all needs at least 2" -i "$BAD/one_seq.fa"
 expect_fail "sequence over the length limit" "$BAD/too_long.fa.gz:3: sequence 's2' has more than 10000 bases (the limit)" -i "$BAD/too_long.fa.gz"
 expect_fail "input is a directory" "cannot open: Is a directory" -i "$BAD"
-expect_fail "bad option value" "match must be an integer from 1 to 1000, not 'x'" -i good.fa --match x
+expect_fail "bad option value" "match must be a number from 1 to 1000 (whole, or ending in .5), not 'x'" -i good.fa --match x
 expect_fail "unknown option" "unknown option '--nosuch'" -i good.fa --nosuch
 expect_fail "gap-extend above gap-open" "--gap-extend must not exceed --gap-open" -i good.fa --gap-open 2 --gap-extend 5
 expect_fail "unknown identity definition" "unknown identity definition 'foo'" -i good.fa --iddef foo
