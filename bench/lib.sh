@@ -61,6 +61,31 @@ bench_phash() {
         sort -n | sha256sum | cut -c1-64
 }
 
+# bench_test_gpu RES MODE...: build/tests-gpu/test_gpu for each scoring mode
+# (MNW_GPU_TEST_MODE) into $OUT/test_gpu_MODE.txt, its counts and first
+# failures appended to RES
+bench_test_gpu() {
+    local res=$1 m
+    shift
+    for m in "$@"; do
+        echo "== test_gpu MNW_GPU_TEST_MODE=$m" >>"$res"
+        MNW_GPU_TEST_MODE=$m build/tests-gpu/test_gpu >"$OUT/test_gpu_$m.txt" 2>&1
+        echo "   exit $?: $(grep -c '^ok' "$OUT/test_gpu_$m.txt") ok, $(grep -c '^not ok' "$OUT/test_gpu_$m.txt") not ok" >>"$res"
+        grep '^not ok' "$OUT/test_gpu_$m.txt" | head -5 >>"$res"
+    done
+}
+
+# bench_memcheck RES MODE: compute-sanitizer memcheck on test_gpu's small set
+# (MNW_GPU_TEST_SMALL) in scoring mode MODE, its summary appended to RES
+bench_memcheck() {
+    {
+        echo "== compute-sanitizer memcheck, MNW_GPU_TEST_SMALL=1 MNW_GPU_TEST_MODE=$2"
+        MNW_GPU_TEST_SMALL=1 MNW_GPU_TEST_MODE=$2 compute-sanitizer --tool memcheck --error-exitcode 9 \
+            build/tests-gpu/test_gpu 2>&1 | grep -v '^ok - ' | tail -6
+        echo "   exit status: ${PIPESTATUS[0]}"
+    } >>"$1"
+}
+
 # say TEXT...: TEXT on stdout and at the end of $log (the script's result file)
 say() { echo "$*" | tee -a "$log"; }
 

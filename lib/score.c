@@ -78,16 +78,19 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e)
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-void mnw_sub_range(const mnw_scoring *sc, int *lo, int *hi)
+/* The lowest (at most 0) and highest substitution score of any two codes:
+ * match and mismatch (mothur's ambiguity rule takes those too, mnw's 0),
+ * widened by EDNAFULL's ambiguity entries (score.h MNW_EDNAFULL_AMB_MIN/MAX).
+ * No loop: mnw_fits16 runs for every pair the CPU dispatches. */
+static void sub_range(const mnw_scoring *sc, int *lo, int *hi)
 {
     *lo = sc->mismatch < 0 ? sc->mismatch : 0;
     *hi = sc->match;
-    for (int a = 0; a < MNW_NCODES; a++)
-        for (int b = 0; b < MNW_NCODES; b++) {
-            const int s = mnw_sub(sc, (uint8_t)a, (uint8_t)b);
-            if (s < *lo) *lo = s;
-            if (s > *hi) *hi = s;
-        }
+    if (sc->amb == MNW_AMB_EDNAFULL) {
+        const int u = sc->half ? 2 : 1;
+        if (MNW_EDNAFULL_AMB_MIN * u < *lo) *lo = MNW_EDNAFULL_AMB_MIN * u;
+        if (MNW_EDNAFULL_AMB_MAX * u > *hi) *hi = MNW_EDNAFULL_AMB_MAX * u;
+    }
 }
 
 int mnw_fits16(const mnw_scoring *sc, int m, int n)
@@ -104,7 +107,7 @@ int mnw_fits16(const mnw_scoring *sc, int m, int n)
     }
     int64_t lo_len = min64(m, n), hi_len = max64(m, n);
     int lo_s, hi_s;
-    mnw_sub_range(sc, &lo_s, &hi_s);
+    sub_range(sc, &lo_s, &hi_s);
     int64_t min_sub = lo_s;
     int64_t hi = (int64_t)hi_s * lo_len;
     int64_t lo = min64(min64(-mnw_gapcost(sc, m), -mnw_gapcost(sc, n)),

@@ -72,6 +72,10 @@ typedef struct {
 /* EDNAFULL (EMBOSS 6.6's data file) for codes 0..14 (seq.h: ACGT then
  * RYSWKMBDHVN) */
 extern const int8_t mnw_ednafull[MNW_NCODES][MNW_NCODES];
+/* the lowest and highest of its entries with an ambiguity code (the int16
+ * bound's; test_nw checks them against the table) */
+#define MNW_EDNAFULL_AMB_MIN (-4)
+#define MNW_EDNAFULL_AMB_MAX 1
 
 #define MNW_SCORING_DEFAULT {4, -5, 10, 10, 0, MNW_TIE_MNW, MNW_AMB_ZERO, 0, 0, 0, 0}
 
@@ -124,8 +128,5 @@ int mnw_scoring_check(const mnw_scoring *sc, mnw_err *e) MNW_MUST_CHECK;
  * The bound: H <= match * min(m, n); H >= min(-gapcost(m), -gapcost(n),
  * min(m, n) * min_sub - gapcost(|m - n|)), as docs/SCORING.md derives. */
 int mnw_fits16(const mnw_scoring *sc, int m, int n);
-
-/* The lowest (at most 0) and highest substitution score of any two codes. */
-void mnw_sub_range(const mnw_scoring *sc, int *lo, int *hi);
 
 #endif

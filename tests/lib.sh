@@ -93,6 +93,17 @@ same_outputs() {
         { [ ! -e "$1/dist.phylip" ] || cmp -s "$1/dist.phylip" "$2/dist.phylip"; }
 }
 
+# refuse_run FASTA DESC PATTERN ARGS... : mnw -i FASTA -o bad ARGS is
+# refused (non-zero), its stderr names PATTERN, and the OUTDIR is not made
+refuse_run() {
+    local fa=$1 desc=$2 pat=$3
+    shift 3
+    rm -rf bad
+    "$MNW" -q -i "$fa" -o bad "$@" 2>err.txt
+    local rc=$?
+    check "$desc: refused (rc $rc), naming both, OUTDIR not created" '[ $rc -ne 0 ] && grep -q -- "$pat" err.txt && [ ! -e bad ]'
+}
+
 # term_mid_run OUTDIR ARGS... : mnw -o OUTDIR ARGS in the background (its
 # stderr to OUTDIR.err), SIGTERM 0.3 s after its first bookmark; its exit
 # status in $rc (3: stopped, resumable)

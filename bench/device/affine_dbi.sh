@@ -12,16 +12,6 @@ bench_cuda
 res=$OUT/affine_dbi.txt
 bench_machine >"$res"
 bench_build "$OUT/build.txt" build/tests-gpu/test_gpu
-for m in 7 1 3; do
-    echo "== test_gpu MNW_GPU_TEST_MODE=$m" >>"$res"
-    MNW_GPU_TEST_MODE=$m build/tests-gpu/test_gpu >"$OUT/test_gpu_$m.txt" 2>&1
-    echo "   exit $?: $(grep -c '^ok' "$OUT/test_gpu_$m.txt") ok, $(grep -c '^not ok' "$OUT/test_gpu_$m.txt") not ok" >>"$res"
-    grep '^not ok' "$OUT/test_gpu_$m.txt" | head -5 >>"$res"
-done
-{
-    echo "== compute-sanitizer memcheck, MNW_GPU_TEST_SMALL=1 MNW_GPU_TEST_MODE=7"
-    MNW_GPU_TEST_SMALL=1 MNW_GPU_TEST_MODE=7 compute-sanitizer --tool memcheck --error-exitcode 9 \
-        build/tests-gpu/test_gpu 2>&1 | grep -v '^ok - ' | tail -6
-    echo "   exit status: ${PIPESTATUS[0]}"
-} >>"$res"
+bench_test_gpu "$res" 7 1 3
+bench_memcheck "$res" 7
 cat "$res"

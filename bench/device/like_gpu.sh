@@ -18,18 +18,8 @@ bench_cuda
 res=$OUT/like.txt
 bench_machine >"$res"
 bench_build "$OUT/build.txt" bin/mnw build/bench/bench_gpu build/tests-gpu/test_gpu
-for m in 5 6 0; do
-    echo "== test_gpu MNW_GPU_TEST_MODE=$m" >>"$res"
-    MNW_GPU_TEST_MODE=$m build/tests-gpu/test_gpu >"$OUT/test_gpu_$m.txt" 2>&1
-    echo "   exit $?: $(grep -c '^ok' "$OUT/test_gpu_$m.txt") ok, $(grep -c '^not ok' "$OUT/test_gpu_$m.txt") not ok" >>"$res"
-    grep '^not ok' "$OUT/test_gpu_$m.txt" | head -5 >>"$res"
-done
-{
-    echo "== compute-sanitizer memcheck, MNW_GPU_TEST_SMALL=1 MNW_GPU_TEST_MODE=5"
-    MNW_GPU_TEST_SMALL=1 MNW_GPU_TEST_MODE=5 compute-sanitizer --tool memcheck --error-exitcode 9 \
-        build/tests-gpu/test_gpu 2>&1 | grep -v '^ok - ' | tail -6
-    echo "   exit status: ${PIPESTATUS[0]}"
-} >>"$res"
+bench_test_gpu "$res" 5 6 0
+bench_memcheck "$res" 5
 echo "== bench_gpu devdata/16s-2k.fa.gz --pairs 200000 --gaps linear,mothur --tb device,score --kernels auto" >>"$res"
 build/bench/bench_gpu devdata/16s-2k.fa.gz --pairs 200000 --gaps linear,mothur --tb device,score --kernels auto \
     --cpu-pairs 2000 --rodinia-pairs 0 --reps 2 >>"$res" 2>&1

@@ -84,14 +84,7 @@ check "the bookmark records like, tie-rule and ambiguity" \
     'grep -qx "setting like mothur" over/mnw.bookmark && grep -qx "setting tie-rule mothur" over/mnw.bookmark && grep -qx "setting ambiguity mothur" over/mnw.bookmark'
 
 # contradictions: refused, naming both, OUTDIR not created
-refuse() { # refuse DESC PATTERN ARGS...
-    local desc=$1 pat=$2
-    shift 2
-    rm -rf bad
-    "$MNW" -q -i s40.fa -o bad "$@" 2>err.txt
-    local rc=$?
-    check "$desc: refused (rc $rc), naming both, OUTDIR not created" '[ $rc -ne 0 ] && grep -q -- "$pat" err.txt && [ ! -e bad ]'
-}
+refuse() { refuse_run s40.fa "$@"; } # tests/lib.sh
 refuse "--like mothur with affine gaps" "--like mothur and --gap-open 5 --gap-extend 1" --like mothur --gap-open 5 --gap-extend 1
 refuse "--like mothur --iddef vsearch2" "--like mothur and --iddef vsearch2" --like mothur --iddef vsearch2
 refuse "--like mothur --tie-rule mnw" "--like mothur and --tie-rule mnw" --like mothur --tie-rule mnw

@@ -60,14 +60,7 @@ check "half points: every pair the reference aligner's at 8/-10/24/1" \
     '! grep -q "^not ok" co_half.txt && [ "$(grep -c "^ok" co_half.txt)" -ge 5 ]'
 
 # contradictions: refused, naming both, OUTDIR not created
-refuse() { # refuse DESC PATTERN ARGS...
-    local desc=$1 pat=$2
-    shift 2
-    rm -rf bad
-    "$MNW" -q -i s20.fa -o bad "$@" 2>err.txt
-    local rc=$?
-    check "$desc: refused (rc $rc), naming both, OUTDIR not created" '[ $rc -ne 0 ] && grep -q -- "$pat" err.txt && [ ! -e bad ]'
-}
+refuse() { refuse_run s20.fa "$@"; } # tests/lib.sh
 refuse "--like needle --free-end-gaps=no" "--like needle and --free-end-gaps no" --like needle --free-end-gaps=no
 refuse "--like needle --end-gap-open 1" "--like needle and --end-gap-open" --like needle --end-gap-open 1
 refuse "--like needle --tie-rule mnw" "--like needle and --tie-rule mnw" --like needle --tie-rule mnw

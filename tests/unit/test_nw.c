@@ -239,6 +239,22 @@ int main(void)
              out[0].score, ref.score);
     }
 
+    /* EDNAFULL's ambiguity entries lie in [MNW_EDNAFULL_AMB_MIN,
+     * MNW_EDNAFULL_AMB_MAX], both met (the int16 bound reads them), and the
+     * table is symmetric */
+    {
+        int lo = 127, hi = -128, sym = 1;
+        for (int x = 0; x < MNW_NCODES; x++)
+            for (int y = 0; y < MNW_NCODES; y++) {
+                sym &= mnw_ednafull[x][y] == mnw_ednafull[y][x];
+                if (x < 4 && y < 4) continue;
+                if (mnw_ednafull[x][y] < lo) lo = mnw_ednafull[x][y];
+                if (mnw_ednafull[x][y] > hi) hi = mnw_ednafull[x][y];
+            }
+        T_OK(lo == MNW_EDNAFULL_AMB_MIN && hi == MNW_EDNAFULL_AMB_MAX && sym,
+             "EDNAFULL's ambiguity entries from %d to %d, the table symmetric", lo, hi);
+    }
+
     /* the rules differ where ties are: on random pairs (related or not)
      * with mothur's scoring some alignments change with the rule (so the
      * tests above would see a kernel that ignored it) */

@@ -136,7 +136,7 @@ static inline __attribute__((always_inline)) void MNW_CAT(V_NAME, _dirs_tie)(
         for (int l = 0; l < LANES; l++) ws->lastcol[(size_t)l * (m + 1)] = 0;
 
     int r0 = 1;
-    if (!affine && !nd) {
+    if (!affine) { /* (needle's rule is affine: mnw_scoring_affine) */
         /* Linear gaps: two rows per pass, so row r's H stays in a register
          * for row r+1 and the H row is loaded and stored once per two rows.
          * Same recurrence and bits. With free end gaps row r's H is kept
